@@ -1,0 +1,20 @@
+"""RenderFunction: S3 upload notifications, from SQS or direct, become published pages."""
+
+import boto3
+from botocore.config import Config
+
+from podpages.observability import logger, metrics
+from podpages.publisher import Publisher
+from podpages.render_function import handle_render_event
+from podpages.settings import Settings
+from podpages.storage import WRITE_CONCURRENCY, SiteBucket, SourceBucket
+
+settings = Settings.from_env()
+s3 = boto3.client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
+publisher = Publisher(SourceBucket(s3, settings.source_bucket), SiteBucket(s3, settings.site_bucket), settings)
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics(capture_cold_start_metric=True)
+def lambda_handler(event: dict, context) -> dict:
+    return handle_render_event(event, publisher)

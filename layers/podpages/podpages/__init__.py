@@ -1,0 +1,1 @@
+"""podpages: crawler-facing podcast episode pages, feeds and sitemaps from episode metadata."""

@@ -1,0 +1,168 @@
+"""The metadata contract, v1: what a publisher may upload, checked field by field.
+
+`episodes/<show>/<episode>.json` holds an `Episode`, `shows/<show>.json` a `Show`.
+Unknown fields are rejected, so that a typo never passes silently.
+"""
+
+import re
+from datetime import timedelta
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PositiveInt,
+    ValidationError,
+    WithJsonSchema,
+)
+
+from podpages import apple_categories
+from podpages.durations import iso_duration, parse_duration
+from podpages.errors import ContractError, Problem
+from podpages.plain_text import Line, PlainText
+
+CONTRACT_VERSION = 1
+MAX_DOCUMENT_BYTES = 1024 * 1024
+DOCUMENT = "document"  # the field name for problems with the whole file
+_BOM = b"\xef\xbb\xbf"
+
+
+def _https_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError("must be an https:// URL")
+    if any(character.isspace() for character in value):
+        raise ValueError("must not contain white space")
+    return value
+
+
+AUDIO_TYPE = re.compile(r"^audio/[a-z0-9][a-z0-9.+-]*$")
+AUDIO_TYPE_SCHEMA = {"type": "string", "pattern": AUDIO_TYPE.pattern, "maxLength": 100, "examples": ["audio/mpeg"]}
+
+
+def _audio_type(value: str) -> str:
+    if not AUDIO_TYPE.match(value):
+        raise ValueError("must be an audio media type such as audio/mpeg")
+    return value
+
+
+def _description_bytes(value: str) -> str:
+    if len(value.encode()) > 4000:
+        raise ValueError("must be at most 4000 bytes of UTF-8")
+    return value
+
+
+HttpsUrl = Annotated[
+    str,
+    Field(max_length=2048),
+    AfterValidator(_https_url),
+    WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://", "maxLength": 2048}),
+]
+Duration = Annotated[
+    timedelta,
+    BeforeValidator(parse_duration),
+    PlainSerializer(iso_duration, return_type=str),
+    WithJsonSchema({
+        "type": "string",
+        "format": "duration",
+        "description": "ISO 8601 duration, greater than 0 and at most PT48H",
+        "examples": ["PT4M5S", "PT90M"],
+    }),
+]
+Category = Annotated[
+    str, AfterValidator(apple_categories.check), WithJsonSchema({"enum": list(apple_categories.NAMES)})
+]
+Keyword = Annotated[Line, Field(max_length=100)]
+Language = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
+PodcastGuid = Annotated[
+    str, Field(pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+]
+Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+
+
+class Contract(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Audio(Contract):
+    """The episode's media file: the feed's enclosure."""
+
+    url: HttpsUrl
+    type: Annotated[str, Field(max_length=100), AfterValidator(_audio_type), WithJsonSchema(AUDIO_TYPE_SCHEMA)]
+    length: Annotated[int, Field(ge=0, description="size in bytes")]
+
+
+class Episode(Contract):
+    """One episode, uploaded as `episodes/<show>/<episode>.json`."""
+
+    title: Annotated[Line, Field(max_length=200)]
+    published: Annotated[AwareDatetime, Field(description="RFC 3339 date-time with an offset")]
+    duration: Duration
+    summary: Annotated[PlainText, Field(max_length=4000)]
+    audio: Audio
+    transcript: Annotated[PlainText, Field(description="paragraphs separated by blank lines")] | None = None
+    guid: Annotated[Line, Field(max_length=255)] | None = None
+    episode_number: PositiveInt | None = None
+    season: PositiveInt | None = None
+    explicit: bool | None = None
+    image: HttpsUrl | None = None
+    keywords: Annotated[tuple[Keyword, ...], Field(max_length=50)] = ()
+
+
+class Owner(Contract):
+    name: Annotated[Line, Field(max_length=255)]
+    email: Email
+
+
+class Show(Contract):
+    """A show's document, uploaded as `shows/<show>.json`."""
+
+    title: Annotated[Line, Field(max_length=255)]
+    description: Annotated[PlainText, AfterValidator(_description_bytes)]
+    categories: Annotated[tuple[Category, ...], Field(min_length=1, max_length=10)]
+    author: Annotated[Line, Field(max_length=255)]
+    language: Language = "en"
+    owner: Owner | None = None
+    image: HttpsUrl | None = None
+    link: HttpsUrl | None = None
+    explicit: bool = False
+    overview: Annotated[PlainText, Field(max_length=4000)] | None = None
+    guid: PodcastGuid | None = None
+    locked: bool | None = None
+
+
+def parse_episode(body: bytes) -> Episode:
+    return _parse(Episode, body)
+
+
+def parse_show(body: bytes) -> Show:
+    return _parse(Show, body)
+
+
+def _parse[Model: Contract](model: type[Model], body: bytes) -> Model:
+    if len(body) > MAX_DOCUMENT_BYTES:
+        raise ContractError([Problem(DOCUMENT, f"is larger than {MAX_DOCUMENT_BYTES} bytes (1 MiB)")])
+    if body.startswith(_BOM):
+        raise ContractError([Problem(DOCUMENT, "starts with a byte-order mark; save it as UTF-8 without BOM")])
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ContractError([Problem(DOCUMENT, f"is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start}")])
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as error:
+        raise ContractError(problems(error)) from None
+
+
+def problems(error: ValidationError) -> list[Problem]:
+    """One `Problem` per pydantic error, named by its dotted field path."""
+    return [
+        Problem(".".join(str(part) for part in detail["loc"]) or DOCUMENT, detail["msg"].removeprefix("Value error, "))
+        for detail in error.errors(include_url=False)
+    ]

@@ -1,0 +1,47 @@
+"""Episode durations: ISO 8601 in, seconds and human-readable text out."""
+
+from datetime import timedelta
+
+import isodate
+
+MAX_DURATION = timedelta(hours=48)
+
+
+def parse_duration(value: object) -> timedelta:
+    """Parse an ISO 8601 duration such as `PT4M5S` or `PT90M`; it must be over 0 and at most 48 h."""
+    if isinstance(value, timedelta):
+        duration = value
+    elif isinstance(value, str):
+        try:
+            parsed = isodate.parse_duration(value)
+        except (isodate.ISO8601Error, ValueError) as error:
+            raise ValueError(f"{value!r} is not an ISO 8601 duration such as PT4M5S") from error
+        if not isinstance(parsed, timedelta):
+            raise ValueError("use hours, minutes and seconds: years and months have no fixed length")
+        duration = parsed
+    else:
+        raise ValueError("must be an ISO 8601 duration string such as PT4M5S")
+    if duration <= timedelta(0):
+        raise ValueError("must be greater than 0")
+    if duration > MAX_DURATION:
+        raise ValueError("must be at most 48 hours (PT48H)")
+    return duration
+
+
+def iso_duration(duration: timedelta) -> str:
+    """The canonical ISO 8601 form, as `<time datetime>` and JSON-LD want it: `PT1H30M`."""
+    return isodate.duration_isoformat(duration)
+
+
+def total_seconds(duration: timedelta) -> int:
+    """Whole seconds, rounded down, as `itunes:duration` wants them."""
+    return int(duration.total_seconds())
+
+
+def human_duration(duration: timedelta) -> str:
+    """A short reading for people: `4 min 5 s`, `1 h 30 min`, `45 s`."""
+    seconds = total_seconds(duration)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [f"{value} {unit}" for value, unit in ((hours, "h"), (minutes, "min"), (seconds, "s")) if value]
+    return " ".join(parts) or "0 s"

@@ -1,0 +1,38 @@
+"""The domain's error types: what went wrong, in terms a publisher can act on."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an upload: the field it is in, and why."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class PodpagesError(Exception):
+    """Base of every error the domain raises on purpose."""
+
+
+class ContractError(PodpagesError):
+    """An upload breaks the metadata contract. Bad data does not heal, so it is never retried."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(problem) for problem in problems))
+
+
+class CatalogConflict(PodpagesError):
+    """Someone else committed the catalog between our read and our write (HTTP 412)."""
+
+
+class UnknownShow(PodpagesError):
+    """No catalog exists for this show."""
+
+
+class UnknownEpisode(PodpagesError):
+    """The show's catalog has no episode with this slug."""

@@ -1,0 +1,79 @@
+"""The HTML pages: an episode's page, its show's page, the show's year archives, and the
+nearby fragment that the page and the API share."""
+
+from podpages import site_objects, site_paths, structured_data
+from podpages.catalog import Catalog
+from podpages.errors import UnknownEpisode
+from podpages.excerpt import meta_description, paragraphs
+from podpages.settings import Settings
+from podpages.site_objects import SiteObject
+from podpages.templating import render
+
+SHOW_PAGE_EPISODES = 20
+EXCERPT_NOTE = (
+    "This excerpt keeps the crawler page concise. Listen to the episode or use the RSS feed for the full update."
+)
+
+
+def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
+    entry = catalog.entry(slug)
+    if entry is None:
+        raise UnknownEpisode(slug)
+    path = site_paths.episode(catalog.show, slug)
+    text = render(
+        "episode.html",
+        **_common(catalog, settings),
+        entry=entry,
+        url=settings.site_url + path,
+        summary=paragraphs(entry.episode.summary),
+        description=meta_description(entry.episode.summary),
+        image=entry.episode.image or catalog.show_document.image,
+        excerpt_note=EXCERPT_NOTE,
+        nearby=catalog.nearby(slug, settings.nearby_count),
+        structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url),
+    )
+    return site_objects.html(path, text)
+
+
+def nearby_fragment(catalog: Catalog, slug: str, count: int, settings: Settings) -> str:
+    """The "Nearby episodes" section exactly as the episode page shows it."""
+    if catalog.entry(slug) is None:
+        raise UnknownEpisode(slug)
+    return render("nearby.html", **_common(catalog, settings), nearby=catalog.nearby(slug, count))
+
+
+def show_page(catalog: Catalog, settings: Settings) -> SiteObject:
+    path = site_paths.show_home(catalog.show)
+    text = render(
+        "show.html",
+        **_common(catalog, settings),
+        url=settings.site_url + path,
+        description=meta_description(catalog.show_document.description),
+        summary=paragraphs(catalog.show_document.description),
+        episodes=catalog.newest(SHOW_PAGE_EPISODES),
+        years=[(year, len(catalog.in_year(year))) for year in catalog.years()],
+        structured_data=structured_data.podcast_series(catalog, settings.site_url),
+    )
+    return site_objects.html(path, text)
+
+
+def archive_page(catalog: Catalog, year: int, settings: Settings) -> SiteObject:
+    path = site_paths.archive(catalog.show, year)
+    text = render(
+        "archive.html",
+        **_common(catalog, settings),
+        url=settings.site_url + path,
+        year=year,
+        description=f"Every episode of {catalog.show_document.title} published in {year}.",
+        episodes=catalog.in_year(year),
+    )
+    return site_objects.html(path, text)
+
+
+def _common(catalog: Catalog, settings: Settings) -> dict:
+    return {
+        "slug": catalog.show,
+        "show": catalog.show_document,
+        "paths": site_paths,
+        "site_url": settings.site_url,
+    }

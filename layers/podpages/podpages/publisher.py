@@ -1,0 +1,114 @@
+"""The publish path: upload events in, the site and the catalogs brought up to date.
+
+For each show in a batch it reads the catalog, folds in the batch's changes, writes what
+went stale, and only then commits the catalog with a conditional write. A lost race (412)
+starts the show over from the newer catalog and re-renders everything written so far, so
+a retried or redelivered event always finds its work still to do.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from podpages.catalog import Catalog
+from podpages.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.contract import parse_episode, parse_show
+from podpages.errors import CatalogConflict, ContractError
+from podpages.observability import MetricUnit, logger, metrics
+from podpages.refresh import Refresh
+from podpages.settings import Settings
+from podpages.show_site import show_plan, site_plan
+from podpages.show_update import fold
+from podpages.source_keys import Kind, is_upload_key, parse_source_key
+from podpages.storage import SiteBucket, SourceBucket
+from podpages.upload_events import UploadEvent
+
+MAX_COMMIT_ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class Read:
+    """A change read from an upload, with the event that announced it."""
+
+    event: UploadEvent
+    change: Change
+
+
+class Publisher:
+    def __init__(self, source: SourceBucket, site: SiteBucket, settings: Settings):
+        self.source = source
+        self.site = site
+        self.settings = settings
+
+    def read(self, event: UploadEvent) -> Read | None:
+        """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
+        if not is_upload_key(event.key):
+            logger.warning("event ignored: key outside the upload prefixes", key=event.key)
+            return None
+        try:
+            source = parse_source_key(event.key)
+            if event.removed:
+                removal = EpisodeRemoved if source.kind is Kind.EPISODE else ShowRemoved
+                return Read(event, removal(source, event.sequencer))
+            body = self.source.read_upload(event.key)
+            if body is None:
+                logger.info("event ignored: upload gone before it was read", key=event.key)
+                return None
+            if source.kind is Kind.EPISODE:
+                return Read(event, EpisodePut(source, parse_episode(body), event.sequencer))
+            return Read(event, ShowPut(source, parse_show(body), event.sequencer))
+        except ContractError as error:
+            self.reject(event, error)
+            return None
+
+    def reject(self, event: UploadEvent, error: ContractError) -> None:
+        """Bad data does not heal: report it beside the upload, log it, count it, and let the message go."""
+        problems = [{"field": problem.field, "message": problem.message} for problem in error.problems]
+        self.source.write_error_report(event.key, {"key": event.key, "event_time": event.time, "problems": problems})
+        logger.warning("upload rejected", key=event.key, sequencer=event.sequencer, problems=problems)
+        metrics.add_metric(name="EpisodesRejected", unit=MetricUnit.Count, value=1)
+
+    def publish(self, reads: Iterable[Read]) -> None:
+        """Publish every read, show by show."""
+        for show, show_reads in group_by_show(reads).items():
+            self.publish_show(show, show_reads)
+
+    def publish_show(self, show: str, reads: list[Read]) -> None:
+        """Fold `reads` into the show's catalog, write what went stale, then commit the catalog."""
+        events = {id(read.change): read.event for read in reads}
+        written = Refresh()
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            stored = self.source.read_catalog(show)
+            update = fold(stored.catalog, [read.change for read in reads], self.settings)
+            written |= update.refresh
+            self.write(update.after, written)
+            if update.after == stored.catalog:
+                break
+            try:
+                self.source.write_catalog(update.after, stored.etag)
+                break
+            except CatalogConflict:
+                metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
+                logger.info("catalog changed under us; folding again", show=show)
+        else:
+            raise CatalogConflict(show)
+        for change, error in update.rejected:
+            self.reject(events[id(change)], error)
+        self.source.delete_error_reports([change.source.key for change in update.accepted])
+        published = sum(isinstance(change, EpisodePut) for change in update.accepted)
+        metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
+        logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
+
+    def write(self, catalog: Catalog, refresh: Refresh) -> None:
+        plan = show_plan(catalog, refresh, self.settings)
+        if refresh.shows:
+            shows = self.source.list_shows() - {catalog.show}
+            plan += site_plan(shows if catalog.is_empty else shows | {catalog.show}, self.settings)
+        self.site.apply(plan.puts, plan.deletes)
+        metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
+
+
+def group_by_show(reads: Iterable[Read]) -> dict[str, list[Read]]:
+    shows: dict[str, list[Read]] = {}
+    for read in reads:
+        shows.setdefault(read.change.source.show, []).append(read)
+    return shows

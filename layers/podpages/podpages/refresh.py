@@ -1,0 +1,89 @@
+"""What a change to a show's catalog makes stale on its site.
+
+A publish re-renders only what depends on what changed: the changed episodes' pages, the
+pages whose nearby lists now differ, the archive pages of the years touched, and the
+show's feed, page and sitemap. That keeps its cost flat however large the show grows.
+"""
+
+from dataclasses import dataclass, field
+
+from podpages.catalog import Catalog
+
+
+@dataclass
+class Refresh:
+    episodes: set[str] = field(default_factory=set)  # pages to render, or to delete where the episode is gone
+    years: set[int] = field(default_factory=set)  # archive pages, likewise
+    transcripts: dict[str, str | None] = field(default_factory=dict)  # full text to publish, or None to delete
+    listings: bool = False  # the show's feed, page and sitemap
+    shows: bool = False  # the show appeared or vanished: the sitemap index and site files
+
+    def __ior__(self, other: "Refresh") -> "Refresh":
+        self.episodes |= other.episodes
+        self.years |= other.years
+        self.transcripts |= other.transcripts
+        self.listings |= other.listings
+        self.shows |= other.shows
+        return self
+
+    def __bool__(self) -> bool:
+        return bool(self.episodes or self.years or self.transcripts or self.listings or self.shows)
+
+
+def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
+    """The whole show, as a from-scratch render publishes it."""
+    return Refresh(
+        episodes={entry.slug for entry in catalog.episodes},
+        years=set(catalog.years()),
+        transcripts=dict(transcripts),
+        listings=not catalog.is_empty,
+        shows=not catalog.is_empty,
+    )
+
+
+def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
+    """What differs between the site of `old` and the site of `new`."""
+    shows = old.is_empty != new.is_empty
+    if old.show_document != new.show_document:
+        return Refresh(
+            episodes={entry.slug for entry in (*old.episodes, *new.episodes)},
+            years={*old.years(), *new.years()},
+            listings=True,
+            shows=shows,
+        )
+    changed = {slug for slug in _slugs(old) | _slugs(new) if _content(old, slug) != _content(new, slug)}
+    pages = set(changed)
+    for slug in changed:
+        for catalog in (old, new):
+            pages |= {
+                candidate
+                for candidate in _within(catalog, slug, nearby_count)
+                if _page(old, candidate, nearby_count) != _page(new, candidate, nearby_count)
+            }
+    years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
+    return Refresh(episodes=pages, years=years, listings=bool(changed) or shows, shows=shows)
+
+
+def _slugs(catalog: Catalog) -> set[str]:
+    return {entry.slug for entry in catalog.episodes}
+
+
+def _content(catalog: Catalog, slug: str):
+    entry = catalog.entry(slug)
+    return None if entry is None else entry.content()
+
+
+def _within(catalog: Catalog, slug: str, distance: int) -> list[str]:
+    """Slugs whose nearby lists can hold `slug`: none lies further than `distance` from it."""
+    position = catalog.position(slug)
+    if position is None:
+        return []
+    return [entry.slug for entry in catalog.episodes[max(0, position - distance) : position + distance + 1]]
+
+
+def _page(catalog: Catalog, slug: str, nearby_count: int):
+    """Everything an episode page is rendered from, besides the show."""
+    entry = catalog.entry(slug)
+    if entry is None:
+        return None
+    return entry.content(), [item.content() for item in catalog.nearby(slug, nearby_count)]

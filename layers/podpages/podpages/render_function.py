@@ -1,0 +1,58 @@
+"""What the render function does with its event: S3 notifications, in SQS batches or direct.
+
+From a queue, every message is read first; then each show is published once for the whole
+batch, so a back-fill rebuilds a show's feed once per batch, not once per upload. A show
+that fails marks only the messages that touched it, which SQS delivers again.
+"""
+
+import sys
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes import SQSRecord
+
+from podpages.observability import MetricUnit, logger, metrics
+from podpages.publisher import Publisher, Read, group_by_show
+from podpages.upload_events import MalformedNotification, message_events, upload_events
+
+
+def handle_render_event(event: dict, publisher: Publisher) -> PartialItemFailureResponse | dict:
+    records = event.get("Records") or []
+    if records and records[0].get("eventSource") == "aws:sqs":
+        return handle_queue_batch(event, publisher)
+    publisher.publish(read for upload in upload_events(event) if (read := publisher.read(upload)))
+    return {}
+
+
+def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureResponse:
+    processor = BatchProcessor(event_type=EventType.SQS)
+    messages: dict[int, SQSRecord] = {}  # id(read) -> the message it came from
+    reads: list[Read] = []
+
+    def read_message(record: SQSRecord) -> None:
+        try:
+            uploads = message_events(record.body)
+        except MalformedNotification as error:
+            logger.error("message dropped: not an S3 notification", message_id=record.message_id, reason=str(error))
+            metrics.add_metric(name="MalformedMessages", unit=MetricUnit.Count, value=1)
+            return
+        for upload in uploads:
+            if read := publisher.read(upload):
+                messages[id(read)] = record
+                reads.append(read)
+
+    with processor(records=records_of(event), handler=read_message):
+        processor.process()
+        for show, show_reads in group_by_show(reads).items():
+            try:
+                publisher.publish_show(show, show_reads)
+            except Exception:  # noqa: BLE001 - any failure is retried by SQS; the batch processor logs it
+                failure = sys.exc_info()
+                logger.exception("show not published; its messages return to the queue", show=show)
+                for record in {id(messages[id(read)]): messages[id(read)] for read in show_reads}.values():
+                    processor.failure_handler(record, failure)
+    return processor.response()
+
+
+def records_of(event: dict) -> list[dict]:
+    return event["Records"]

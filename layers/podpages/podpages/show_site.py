@@ -1,0 +1,69 @@
+"""Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from podpages import pages, site_objects, site_paths, sitemaps
+from podpages.catalog import Catalog
+from podpages.feed import feed
+from podpages.refresh import Refresh
+from podpages.settings import Settings
+from podpages.site_objects import SiteObject
+from podpages.templating import TEMPLATE_DIRS
+
+
+@dataclass
+class Plan:
+    puts: list[SiteObject] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+
+    def __iadd__(self, other: "Plan") -> "Plan":
+        self.puts += other.puts
+        self.deletes += other.deletes
+        return self
+
+
+def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    plan = Plan()
+    show = catalog.show
+    for slug in sorted(refresh.episodes):
+        if catalog.entry(slug):
+            plan.puts.append(pages.episode_page(catalog, slug, settings))
+        else:
+            plan.deletes += [
+                site_paths.object_key(site_paths.episode(show, slug)),
+                site_paths.object_key(site_paths.transcript(show, slug)),
+            ]
+    for slug, text in sorted(refresh.transcripts.items()):
+        path = site_paths.transcript(show, slug)
+        if text is None:
+            plan.deletes.append(site_paths.object_key(path))
+        else:
+            plan.puts.append(site_objects.plain_text(path, text))
+    present = set(catalog.years())
+    for year in sorted(refresh.years):
+        if year in present:
+            plan.puts.append(pages.archive_page(catalog, year, settings))
+        else:
+            plan.deletes.append(site_paths.object_key(site_paths.archive(show, year)))
+    if refresh.listings:
+        if catalog.is_empty:
+            plan.deletes += [
+                site_paths.object_key(path)
+                for path in (site_paths.feed(show), site_paths.show_home(show), site_paths.show_sitemap(show))
+            ]
+        else:
+            plan.puts += [feed(catalog, settings), pages.show_page(catalog, settings), sitemaps.show_sitemap(catalog, settings)]
+    return plan
+
+
+def site_plan(shows: Iterable[str], settings: Settings) -> Plan:
+    """The files that belong to the whole site, not to one show."""
+    return Plan(puts=[sitemaps.sitemap_index(shows, settings), sitemaps.robots(settings), default_cover()])
+
+
+def default_cover() -> SiteObject:
+    """The artwork a feed names when its show has none, since Apple requires one."""
+    cover = next(directory / "cover.png" for directory in TEMPLATE_DIRS if (directory / "cover.png").exists())
+    return site_objects.png(site_paths.DEFAULT_COVER, Path(cover).read_bytes())

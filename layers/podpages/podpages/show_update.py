@@ -1,0 +1,49 @@
+"""A batch of changes to one show, folded into its catalog, with what they made stale."""
+
+from dataclasses import dataclass, field
+
+from podpages.catalog import Catalog
+from podpages.changes import Change, EpisodePut, EpisodeRemoved
+from podpages.errors import ContractError
+from podpages.refresh import Refresh, stale
+from podpages.settings import Settings
+
+
+@dataclass
+class ShowUpdate:
+    before: Catalog
+    after: Catalog
+    refresh: Refresh
+    accepted: list[Change] = field(default_factory=list)
+    rejected: list[tuple[Change, ContractError]] = field(default_factory=list)
+
+
+def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpdate:
+    """Apply `changes` in order. One that the catalog refuses (a changed GUID) is set aside, not applied."""
+    after = before
+    accepted: list[Change] = []
+    rejected: list[tuple[Change, ContractError]] = []
+    transcripts: dict[str, str | None] = {}
+    for change in changes:
+        try:
+            applied = after.apply(change, settings.excerpt_chars)
+        except ContractError as error:
+            rejected.append((change, error))
+            continue
+        accepted.append(change)
+        if applied is not after:
+            transcripts |= _transcript(change)
+        after = applied
+    refresh = stale(before, after, settings.nearby_count)
+    refresh.transcripts = transcripts
+    return ShowUpdate(before, after, refresh, accepted, rejected)
+
+
+def _transcript(change: Change) -> dict[str, str | None]:
+    """The transcript file an applied change publishes (text) or removes (None)."""
+    match change:
+        case EpisodePut(source=source, episode=episode):
+            return {source.episode: episode.transcript}
+        case EpisodeRemoved(source=source):
+            return {source.episode: None}
+    return {}

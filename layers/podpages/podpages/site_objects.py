@@ -1,0 +1,39 @@
+"""An object to publish: its key, bytes and the headers CloudFront serves it with (behaviour 10)."""
+
+from dataclasses import dataclass
+
+from podpages import site_paths
+
+# Pages change when a neighbour is published; the feed is what podcast apps poll, so it is fresher.
+PAGE_CACHE = "public, max-age=300, s-maxage=3600"
+FEED_CACHE = "public, max-age=60, s-maxage=300"
+SITEMAP_CACHE = "public, max-age=3600, s-maxage=3600"
+STATIC_CACHE = "public, max-age=86400, s-maxage=86400"
+
+
+@dataclass(frozen=True)
+class SiteObject:
+    key: str
+    body: bytes
+    content_type: str
+    cache_control: str
+
+
+def html(path: str, text: str) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), text.encode(), "text/html; charset=utf-8", PAGE_CACHE)
+
+
+def plain_text(path: str, text: str, cache_control: str = PAGE_CACHE) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), text.encode(), "text/plain; charset=utf-8", cache_control)
+
+
+def rss(path: str, body: bytes) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), body, "application/rss+xml; charset=utf-8", FEED_CACHE)
+
+
+def sitemap(path: str, text: str) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), text.encode(), "application/xml; charset=utf-8", SITEMAP_CACHE)
+
+
+def png(path: str, body: bytes) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), body, "image/png", STATIC_CACHE)

@@ -1,0 +1,35 @@
+"""Where each published thing lives on the site. Object keys follow from URL paths."""
+
+SITEMAP_INDEX = "/sitemap.xml"
+ROBOTS = "/robots.txt"
+DEFAULT_COVER = "/cover.png"
+
+
+def episode(show: str, slug: str) -> str:
+    return f"/{show}/{slug}/"
+
+
+def transcript(show: str, slug: str) -> str:
+    return f"/{show}/{slug}/transcript.txt"
+
+
+def show_home(show: str) -> str:
+    return f"/{show}/"
+
+
+def archive(show: str, year: int) -> str:
+    return f"/{show}/{year}/"
+
+
+def feed(show: str) -> str:
+    return f"/{show}/feed.xml"
+
+
+def show_sitemap(show: str) -> str:
+    return f"/{show}/sitemap.xml"
+
+
+def object_key(path: str) -> str:
+    """The site bucket key that serves `path`; CloudFront maps a directory URL to its index.html."""
+    key = path.removeprefix("/")
+    return f"{key}index.html" if key.endswith("/") or not key else key

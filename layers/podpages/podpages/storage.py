@@ -1,0 +1,139 @@
+"""The S3 adapter: the only module that talks to S3. Everything else sees catalogs and site objects."""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from botocore.exceptions import ClientError
+
+from podpages.catalog import Catalog
+from podpages.contract import MAX_DOCUMENT_BYTES
+from podpages.errors import CatalogConflict
+from podpages.site_objects import SiteObject
+from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX
+
+# Conditional writes lose with 412, with 409 when two race, and with 404 when the object they
+# expected was deleted.
+_CONFLICTS = {"PreconditionFailed", "ConditionalRequestConflict", "NoSuchKey"}
+# Enough to cover an episode, its neighbours and the show's listings in one round.
+WRITE_CONCURRENCY = 16
+DELETE_BATCH = 1000  # the most keys DeleteObjects takes
+
+
+@dataclass(frozen=True)
+class StoredCatalog:
+    catalog: Catalog
+    etag: str | None  # None: no catalog object yet
+
+
+def _error_code(error: ClientError) -> str:
+    return error.response.get("Error", {}).get("Code", "")
+
+
+class SourceBucket:
+    """Uploads, catalogs and error reports, in the private source bucket."""
+
+    def __init__(self, client, name: str):
+        self.client = client
+        self.name = name
+
+    def read_upload(self, key: str) -> bytes | None:
+        """The upload's bytes, or None when it is gone. Reads at most 1 MiB and one byte, so size is checked cheaply."""
+        try:
+            response = self.client.get_object(Bucket=self.name, Key=key, Range=f"bytes=0-{MAX_DOCUMENT_BYTES}")
+        except ClientError as error:
+            match _error_code(error):
+                case "NoSuchKey":
+                    return None
+                case "InvalidRange":  # an empty object has no byte 0
+                    return b""
+            raise
+        return response["Body"].read()
+
+    def read_catalog(self, show: str) -> StoredCatalog:
+        try:
+            response = self.client.get_object(Bucket=self.name, Key=catalog_key(show))
+        except ClientError as error:
+            if _error_code(error) == "NoSuchKey":
+                return StoredCatalog(Catalog(show=show), None)
+            raise
+        return StoredCatalog(Catalog.model_validate_json(response["Body"].read()), response["ETag"])
+
+    def write_catalog(self, catalog: Catalog, etag: str | None) -> None:
+        """Commit `catalog` if nobody has since the read that gave `etag`; an empty one is deleted."""
+        key = catalog_key(catalog.show)
+        try:
+            if catalog.is_empty:
+                if etag is not None:
+                    self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
+                return
+            condition = {"IfMatch": etag} if etag else {"IfNoneMatch": "*"}
+            self.client.put_object(
+                Bucket=self.name,
+                Key=key,
+                Body=catalog.model_dump_json().encode(),
+                ContentType="application/json",
+                **condition,
+            )
+        except ClientError as error:
+            if _error_code(error) in _CONFLICTS:
+                raise CatalogConflict(catalog.show) from error
+            raise
+
+    def list_shows(self) -> set[str]:
+        """Every show with a catalog: the shows the site publishes."""
+        paginator = self.client.get_paginator("list_objects_v2")
+        return {
+            item["Key"].removeprefix(CATALOG_PREFIX).removesuffix(".json")
+            for page in paginator.paginate(Bucket=self.name, Prefix=CATALOG_PREFIX)
+            for item in page.get("Contents", [])
+        }
+
+    def write_error_report(self, key: str, report: dict) -> None:
+        body = json.dumps(report, indent=2, ensure_ascii=False).encode()
+        self.client.put_object(
+            Bucket=self.name, Key=error_report_key(key), Body=body, ContentType="application/json; charset=utf-8"
+        )
+
+    def delete_error_reports(self, keys: list[str]) -> None:
+        """Clear the reports of uploads that have since been accepted, in as few requests as S3 allows."""
+        report_keys = sorted({error_report_key(key) for key in keys})
+        for start in range(0, len(report_keys), DELETE_BATCH):
+            objects = [{"Key": key} for key in report_keys[start : start + DELETE_BATCH]]
+            self.client.delete_objects(Bucket=self.name, Delete={"Objects": objects, "Quiet": True})
+
+
+class SiteBucket:
+    """The published site, in the private bucket CloudFront serves."""
+
+    def __init__(self, client, name: str):
+        self.client = client
+        self.name = name
+
+    def put(self, item: SiteObject) -> None:
+        self.client.put_object(
+            Bucket=self.name,
+            Key=item.key,
+            Body=item.body,
+            ContentType=item.content_type,
+            CacheControl=item.cache_control,
+        )
+
+    def delete(self, key: str) -> None:
+        self.client.delete_object(Bucket=self.name, Key=key)
+
+    def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
+        """Write and delete concurrently; the first failure is raised once all have finished."""
+        with ThreadPoolExecutor(max_workers=WRITE_CONCURRENCY) as pool:
+            futures = [pool.submit(self.put, item) for item in puts]
+            futures += [pool.submit(self.delete, key) for key in deletes]
+        for future in futures:
+            future.result()
+
+
+def catalog_key(show: str) -> str:
+    return f"{CATALOG_PREFIX}{show}.json"
+
+
+def error_report_key(key: str) -> str:
+    return f"{ERRORS_PREFIX}{key}.json"

@@ -1,0 +1,157 @@
+"""template.yaml lints clean, and a real `sam build` yields a layer with the package, its pinned
+requirements built for Lambda's Linux x86_64, and the repo's templates/."""
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATE = REPO / "template.yaml"
+TEMPLATES = REPO / "templates"
+
+# Keys the render function writes to the source bucket; no notification may match them.
+KEYS_THE_FUNCTION_WRITES = ["catalog/show.json", "errors/episodes/show/ep.json.json"]
+UPLOAD_KEYS = ["episodes/show/ep.json", "shows/show.json"]
+
+
+@pytest.fixture(scope="module")
+def sam() -> str:
+    beside_interpreter = Path(sys.executable).with_name("sam")
+    found = str(beside_interpreter) if beside_interpreter.exists() else shutil.which("sam")
+    if found is None:
+        pytest.skip(
+            "SKIPPED: no `sam` executable beside this Python or on PATH, so template.yaml was NOT "
+            "linted or built. Install the dev extra (aws-sam-cli)."
+        )
+    return found
+
+
+@pytest.fixture(scope="module")
+def sam_env() -> dict[str, str]:
+    env = dict(os.environ, SAM_CLI_TELEMETRY="0")
+    # sam build needs python3.13 on PATH; pyenv provides it when asked.
+    env.setdefault("PYENV_VERSION", "3.13.0")
+    return env
+
+
+@pytest.fixture(scope="module")
+def build_dir(sam, sam_env, tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("sam")
+    build = work / "build"
+    result = subprocess.run(
+        [sam, "build", "--template", str(TEMPLATE), "--build-dir", str(build), "--cache-dir", str(work / "cache")],
+        cwd=work,
+        env=sam_env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"sam build exited {result.returncode}\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    return build
+
+
+@pytest.fixture(scope="module")
+def layer_site(build_dir) -> Path:
+    return build_dir / "PodpagesLayer" / "python"
+
+
+def _files_under(root: Path) -> set[str]:
+    return {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
+
+
+def test_template_passes_sam_validate_lint(sam, sam_env):
+    # Given the repo's template
+    # When SAM validates it and runs cfn-lint over it
+    result = subprocess.run(
+        [sam, "validate", "--lint", "--template", str(TEMPLATE), "--region", "us-east-1"],
+        cwd=REPO,
+        env=sam_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    # Then it is valid with nothing to report
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "valid SAM Template" in result.stdout
+
+
+def test_source_bucket_notifications_never_match_what_the_function_writes():
+    yamlhelper = pytest.importorskip("samcli.yamlhelper")
+    # Given the notification filters on the source bucket
+    template = yamlhelper.yaml_parse(TEMPLATE.read_text(encoding="utf-8"))
+    configs = template["Resources"]["SourceBucket"]["Properties"]["NotificationConfiguration"]["QueueConfigurations"]
+
+    def matches(config, key):
+        rules = {rule["Name"]: rule["Value"] for rule in config["Filter"]["S3Key"]["Rules"]}
+        return key.startswith(rules.get("prefix", "")) and key.endswith(rules.get("suffix", ""))
+
+    # Then uploads are created and removed through the queue, and the function's own writes never are
+    for key in UPLOAD_KEYS:
+        assert {c["Event"] for c in configs if matches(c, key)} == {"s3:ObjectCreated:*", "s3:ObjectRemoved:*"}
+    for key in KEYS_THE_FUNCTION_WRITES:
+        assert not [c for c in configs if matches(c, key)], key
+    assert "NotificationConfiguration" not in template["Resources"]["SiteBucket"]["Properties"]
+
+
+def test_layer_ships_the_podpages_package(layer_site):
+    assert (layer_site / "podpages" / "__init__.py").is_file()
+
+
+def test_layer_ships_the_repo_templates_unchanged(layer_site):
+    # Given the repo's templates/, whatever it holds, and the built copy
+    shipped = layer_site / "podpages" / "templates"
+    assert shipped.is_dir()
+    # Then the built copy lists the same files with the same bytes
+    assert _files_under(shipped) == _files_under(TEMPLATES)
+    for name in _files_under(TEMPLATES):
+        assert (shipped / name).read_bytes() == (TEMPLATES / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("package", ["jinja2", "pydantic_core", "feedgen", "isodate", "aws_lambda_powertools"])
+def test_layer_ships_pinned_requirements(layer_site, package):
+    assert (layer_site / package / "__init__.py").is_file()
+
+
+def test_pydantic_core_is_built_for_lambda_linux_x86_64(layer_site):
+    # The host may differ from Lambda; pip must have fetched the manylinux x86_64 wheel.
+    extensions = [path.name for path in (layer_site / "pydantic_core").glob("*.so")]
+    assert extensions, "pydantic_core ships no compiled extension"
+    assert all("x86_64-linux-gnu" in name for name in extensions), extensions
+    [wheel_info] = (layer_site).glob("pydantic_core-*.dist-info/WHEEL")
+    tags = [line for line in wheel_info.read_text().splitlines() if line.startswith("Tag:")]
+    assert tags and all("manylinux" in tag and tag.endswith("x86_64") for tag in tags), tags
+
+
+def test_layer_ships_no_bytecode_caches(layer_site):
+    assert not [path for path in layer_site.rglob("__pycache__")]
+    assert not [path for path in layer_site.rglob("*.pyc")]
+
+
+@pytest.mark.skipif(
+    not (sys.platform == "linux" and platform.machine() == "x86_64" and sys.version_info[:2] == (3, 13)),
+    reason="the layer's compiled wheels import only on Linux x86_64 CPython 3.13, like Lambda's python3.13",
+)
+def test_layer_imports_without_the_dev_environment(layer_site):
+    # Given only the standard library and the layer, as on Lambda (boto3 aside)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "import podpages, jinja2, pydantic, feedgen.feed, isodate;"
+        "from aws_lambda_powertools import Logger, Metrics;"
+        "from aws_lambda_powertools.utilities.batch import BatchProcessor"
+    )
+    # When the layer's packages are imported with site-packages switched off
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(layer_site)], capture_output=True, text=True, timeout=120
+    )
+    # Then every pinned requirement's own dependencies are there too
+    assert result.returncode == 0, result.stderr
+
+
+def test_render_function_is_built_with_its_handler(build_dir):
+    assert (build_dir / "RenderFunction" / "render_handler.py").is_file()

@@ -1,0 +1,52 @@
+"""Building catalogs and settings for tests from the example files and from small dictionaries."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from podpages.catalog import Catalog
+from podpages.changes import EpisodePut, ShowPut
+from podpages.contract import parse_episode, parse_show
+from podpages.settings import Settings
+from podpages.source_folder import read_source_folder
+from podpages.source_keys import parse_source_key
+from support.paths import EXAMPLES
+
+SITE_URL = "https://podcasts.example.com"
+SETTINGS = Settings(site_url=SITE_URL)
+
+
+def example_folder(settings: Settings = SETTINGS):
+    return read_source_folder(EXAMPLES, settings)
+
+
+def episode_document(title: str = "An episode", published: str = "2026-01-01T10:00:00Z", **fields) -> dict:
+    return {
+        "title": title,
+        "published": published,
+        "duration": "PT4M5S",
+        "summary": f"The summary of {title}.",
+        "audio": {"url": "https://media.example.com/a.mp3", "type": "audio/mpeg", "length": 1000},
+        **fields,
+    }
+
+
+def show_document(title: str = "A show", **fields) -> dict:
+    return {"title": title, "description": "A show about things.", "categories": ["Technology"], "author": "Someone", **fields}
+
+
+def put_episode(show: str, slug: str, document: dict, sequencer: str | None = None) -> EpisodePut:
+    return EpisodePut(parse_source_key(f"episodes/{show}/{slug}.json"), parse_episode(json.dumps(document).encode()), sequencer)
+
+
+def put_show(show: str, document: dict, sequencer: str | None = None) -> ShowPut:
+    return ShowPut(parse_source_key(f"shows/{show}.json"), parse_show(json.dumps(document).encode()), sequencer)
+
+
+def daily_catalog(count: int, show: str = "daily", settings: Settings = SETTINGS, start=datetime(2025, 12, 20, 9, tzinfo=UTC)) -> Catalog:
+    """`count` episodes one day apart, named e01, e02, … in publish order."""
+    catalog = Catalog(show=show)
+    for number in range(1, count + 1):
+        published = (start + timedelta(days=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        document = episode_document(f"Episode {number}", published)
+        catalog = catalog.apply(put_episode(show, f"e{number:02d}", document), settings.excerpt_chars)
+    return catalog
