@@ -93,8 +93,9 @@ class Publisher:
             raise CatalogConflict(show)
         for change, error in update.rejected:
             self.reject(events[id(change)], error)
-        self.source.delete_error_reports([change.source.key for change in update.accepted])
-        published = sum(isinstance(change, EpisodePut) for change in update.accepted)
+        if update.applied:
+            self.source.delete_error_reports([change.source.key for change in update.applied])
+        published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
 

@@ -14,29 +14,29 @@ class ShowUpdate:
     before: Catalog
     after: Catalog
     refresh: Refresh
-    accepted: list[Change] = field(default_factory=list)
+    applied: list[Change] = field(default_factory=list)  # changes that were not no-ops
     rejected: list[tuple[Change, ContractError]] = field(default_factory=list)
 
 
 def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpdate:
     """Apply `changes` in order. One that the catalog refuses (a changed GUID) is set aside, not applied."""
     after = before
-    accepted: list[Change] = []
+    applied: list[Change] = []
     rejected: list[tuple[Change, ContractError]] = []
     transcripts: dict[str, str | None] = {}
     for change in changes:
         try:
-            applied = after.apply(change, settings.excerpt_chars)
+            result = after.apply(change, settings.excerpt_chars)
         except ContractError as error:
             rejected.append((change, error))
             continue
-        accepted.append(change)
-        if applied is not after:
+        if result is not after:
+            applied.append(change)
             transcripts |= _transcript(change)
-        after = applied
+        after = result
     refresh = stale(before, after, settings.nearby_count)
     refresh.transcripts = transcripts
-    return ShowUpdate(before, after, refresh, accepted, rejected)
+    return ShowUpdate(before, after, refresh, applied, rejected)
 
 
 def _transcript(change: Change) -> dict[str, str | None]:

@@ -1,0 +1,138 @@
+"""The integration tier: the render handler that template.yaml names, against S3 and SQS served by
+moto over HTTP on 127.0.0.1, with the notification configuration the template declares."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from podpages.settings import Settings
+from podpages.site_render import render_site
+from podpages.source_folder import read_source_folder
+from support.events import function_environment
+from support.local_aws import LocalAws
+from support.queue import Delivery, deliver
+from support.template import load_handler, queue_notifications
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="package")
+def local_aws():
+    with LocalAws() as aws:
+        yield aws
+
+
+@pytest.fixture(scope="package")
+def render_function(local_aws):
+    """The handler module, imported once with the environment `sam local invoke` would give it."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (function_environment("RenderFunction") | local_aws.environment()).items():
+            patch.setenv(name, value)
+        handler, module = load_handler("RenderFunction")
+        yield module
+
+
+@dataclass
+class Stack:
+    """The buckets and queue of template.yaml, on the local endpoint."""
+
+    s3: object
+    sqs: object
+    settings: Settings
+    queue_url: str
+    handler: object
+
+    @property
+    def source(self) -> str:
+        return self.settings.source_bucket
+
+    @property
+    def site(self) -> str:
+        return self.settings.site_bucket
+
+    def upload(self, key: str, body: bytes | str | Path) -> None:
+        data = body.read_bytes() if isinstance(body, Path) else body.encode() if isinstance(body, str) else body
+        self.s3.put_object(Bucket=self.source, Key=key, Body=data)
+
+    def remove(self, key: str) -> None:
+        self.s3.delete_object(Bucket=self.source, Key=key)
+
+    def discard_pending(self) -> None:
+        """Drop what S3 queued, so a test can deliver events of its own making instead."""
+        while messages := self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10).get("Messages"):
+            for message in messages:
+                self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+
+    def send(self, notification: dict) -> None:
+        self.sqs.send_message(QueueUrl=self.queue_url, MessageBody=json.dumps(notification))
+
+    def deliver(self, batch_size: int = 10) -> Delivery:
+        return deliver(self.sqs, self.queue_url, self.handler, batch_size)
+
+    def keys(self, bucket: str, prefix: str = "") -> set[str]:
+        paginator = self.s3.get_paginator("list_objects_v2")
+        return {item["Key"] for page in paginator.paginate(Bucket=bucket, Prefix=prefix) for item in page.get("Contents", [])}
+
+    def read(self, bucket: str, key: str) -> bytes:
+        return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+
+    def site_objects(self) -> dict[str, tuple[bytes, str, str]]:
+        objects = {}
+        for key in self.keys(self.site):
+            response = self.s3.get_object(Bucket=self.site, Key=key)
+            objects[key] = (response["Body"].read(), response["ContentType"], response["CacheControl"])
+        return objects
+
+    def download_uploads(self, folder: Path) -> Path:
+        """The source bucket's uploads as a folder, the way `podpages render` reads them."""
+        for key in self.keys(self.source, "episodes/") | self.keys(self.source, "shows/"):
+            path = folder / key
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(self.read(self.source, key))
+        return folder
+
+    def from_scratch(self, folder: Path) -> dict[str, tuple[bytes, str, str]]:
+        """What a from-scratch render of the source bucket's uploads publishes."""
+        source = read_source_folder(self.download_uploads(folder), self.settings)
+        assert not source.problems, source.problems
+        return {
+            item.key: (item.body, item.content_type, item.cache_control)
+            for _label, plan in render_site(source.catalogs, source.transcripts, self.settings)
+            for item in plan.puts
+        }
+
+
+@pytest.fixture
+def stack(local_aws, render_function) -> Stack:
+    local_aws.reset()
+    s3, sqs = local_aws.client("s3"), local_aws.client("sqs")
+    settings = render_function.settings
+    for bucket in (settings.source_bucket, settings.site_bucket):
+        s3.create_bucket(Bucket=bucket)
+    dead_letters = sqs.create_queue(QueueName="render-dlq")["QueueUrl"]
+    dead_letter_arn = sqs.get_queue_attributes(QueueUrl=dead_letters, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    queue_url = sqs.create_queue(
+        QueueName="render-queue",
+        Attributes={"RedrivePolicy": f'{{"deadLetterTargetArn": "{dead_letter_arn}", "maxReceiveCount": "5"}}'},
+    )["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    s3.put_bucket_notification_configuration(
+        Bucket=settings.source_bucket, NotificationConfiguration=queue_notifications(queue_arn)
+    )
+    return Stack(s3, sqs, settings, queue_url, render_function.lambda_handler)
+
+
+@pytest.fixture
+def s3_calls(render_function):
+    """Counts the handler's S3 calls by operation and key, with botocore's event hooks."""
+    calls: list[tuple[str, str]] = []
+
+    def count(params, model, **_):
+        calls.append((model.name, params.get("Key", "")))
+
+    events = render_function.s3.meta.events
+    events.register("before-parameter-build.s3", count, unique_id="count-s3-calls")
+    yield calls
+    events.unregister("before-parameter-build.s3", unique_id="count-s3-calls")

@@ -1,0 +1,155 @@
+"""Behaviours 3 and 7 under pressure: any delivery order, duplicates, a lost commit race and a failing
+show in a batch all end with the site a from-scratch render of the final uploads would build."""
+
+import json
+import random
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from podpages.catalog import Catalog
+from podpages.publisher import Publisher, Read
+from podpages.source_folder import read_source_folder
+from podpages.storage import SiteBucket, SourceBucket
+from podpages.upload_events import upload_events
+from support.catalogs import episode_document, show_document
+from support.events import notification
+from support.lambda_context import LambdaContext
+from support.paths import EXAMPLES
+
+
+def catalogs_in_bucket(stack) -> dict[str, Catalog]:
+    return {
+        key.removeprefix("catalog/").removesuffix(".json"): Catalog.model_validate_json(stack.read(stack.source, key))
+        for key in stack.keys(stack.source, "catalog/")
+    }
+
+
+def content(catalog: Catalog):
+    return catalog.document, [entry.content() for entry in catalog.episodes]
+
+
+@pytest.mark.parametrize("seed", [7, 2026])
+def test_any_delivery_order_with_duplicates_converges_to_the_from_scratch_site(stack, tmp_path, seed):
+    rng = random.Random(seed)
+    print(f"delivery order seed: {seed}")
+    stack.discard_pending()
+    events = []
+    sequencer = 0x1000
+    slugs = [f"ep-{n}" for n in range(8)]
+    for step in range(60):
+        sequencer += rng.randint(1, 40)
+        show = rng.choice(["alpha", "beta", "gamma"])
+        roll = rng.random()
+        if roll < 0.1:
+            key = f"shows/{show}.json"
+            stack.upload(key, json.dumps(show_document(f"Show {show} v{step}")))
+            events.append(notification(key, f"{sequencer:X}"))
+        elif roll < 0.3:
+            key = f"episodes/{show}/{rng.choice(slugs)}.json"
+            stack.remove(key)
+            events.append(notification(key, f"{sequencer:X}", removed=True))
+        else:
+            key = f"episodes/{show}/{rng.choice(slugs)}.json"
+            published = f"2026-0{rng.randint(1, 3)}-{rng.randint(10, 12)}T10:00:00Z"  # ties on purpose
+            document = episode_document(f"{key} v{step}", published, transcript=f"Said at step {step}.\n\nThe end.")
+            stack.upload(key, json.dumps(document))
+            events.append(notification(key, f"{sequencer:X}"))
+    stack.discard_pending()  # moto's own notifications carry no sequencer; deliver ours instead
+    deliveries = events + rng.sample(events, len(events) // 4)
+    rng.shuffle(deliveries)
+    for event in deliveries:
+        stack.send(event)
+
+    delivery = stack.deliver(batch_size=rng.choice([3, 10]))
+
+    assert delivery.failed == []
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+    expected = read_source_folder(tmp_path, stack.settings).catalogs
+    actual = catalogs_in_bucket(stack)
+    assert {show: content(catalog) for show, catalog in actual.items()} == {
+        show: content(catalog) for show, catalog in expected.items() if not catalog.is_empty
+    }
+
+
+def test_a_lost_commit_race_folds_again_and_loses_neither_publish(stack, tmp_path, render_function, local_aws):
+    for day in range(1, 21):
+        stack.upload(f"episodes/daily/e{day:02d}.json", json.dumps(episode_document(f"E{day}", f"2026-01-{day:02d}T09:00:00Z")))
+    stack.deliver()
+    # Theirs lands between ours and e14, pushing ours out of e14's nearby list: a page our first
+    # round wrote that the second round's changes alone would not rewrite.
+    stack.upload("episodes/daily/ours.json", json.dumps(episode_document("Ours", "2026-01-10T12:00:00Z")))
+    stack.upload("episodes/daily/theirs.json", json.dumps(episode_document("Theirs", "2026-01-11T12:00:00Z")))
+    stack.discard_pending()
+    theirs = boto3.client("s3", endpoint_url=local_aws.endpoint, region_name="us-east-1")
+    rival = Publisher(SourceBucket(theirs, stack.source), SiteBucket(theirs, stack.site), stack.settings)
+    raced = []
+
+    # The rival reads, writes and commits just after we read the catalog, so our first round of
+    # pages lands on top of its pages, and our commit then loses.
+    def note_key(params, context, **_):
+        context["test-key"] = params.get("Key")
+
+    def rival_commits_first(context, **_):
+        if context.get("test-key") == "catalog/daily.json" and not raced:
+            raced.append(True)
+            (event,) = upload_events(notification("episodes/daily/theirs.json", None))
+            rival.publish([rival.read(event)])
+
+    events = render_function.s3.meta.events
+    events.register("before-parameter-build.s3.GetObject", note_key, unique_id="note-key")
+    events.register("after-call.s3.GetObject", rival_commits_first, unique_id="rival")
+    try:
+        stack.send(notification("episodes/daily/ours.json", None))
+        delivery = stack.deliver()
+    finally:
+        events.unregister("before-parameter-build.s3.GetObject", unique_id="note-key")
+        events.unregister("after-call.s3.GetObject", unique_id="rival")
+
+    assert raced and delivery.failed == []
+    titles = [entry.episode.title for entry in catalogs_in_bucket(stack)["daily"].episodes]
+    assert "Ours" in titles and "Theirs" in titles
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_show_that_fails_returns_only_its_messages_and_redelivery_completes_it(stack, tmp_path, render_function):
+    stack.discard_pending()
+    stack.upload("episodes/healthy/one.json", json.dumps(episode_document("Healthy")))
+    stack.upload("episodes/flaky/one.json", json.dumps(episode_document("Flaky")))
+
+    def throttle_flaky(params, **_):
+        if params.get("Key", "").startswith("flaky/"):
+            raise ClientError({"Error": {"Code": "SlowDown", "Message": "Please reduce your request rate."}}, "PutObject")
+
+    events = render_function.s3.meta.events
+    events.register("before-parameter-build.s3.PutObject", throttle_flaky, unique_id="throttle")
+    try:
+        first = stack.deliver()
+    finally:
+        events.unregister("before-parameter-build.s3.PutObject", unique_id="throttle")
+
+    assert len(first.failed) == 1 and first.delivered == 1
+    assert "healthy/one/index.html" in stack.keys(stack.site)
+    assert "catalog/flaky.json" not in stack.keys(stack.source, "catalog/")  # nothing committed for it
+
+    second = stack.deliver()
+
+    assert second.failed == [] and second.delivered == 1
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_direct_s3_event_raises_on_a_transient_failure_so_lambda_retries(stack, render_function):
+    stack.upload("episodes/flaky/one.json", json.dumps(episode_document("Flaky")))
+
+    def unavailable(params, **_):
+        raise ClientError({"Error": {"Code": "ServiceUnavailable", "Message": "try again"}}, "PutObject")
+
+    events = render_function.s3.meta.events
+    events.register("before-parameter-build.s3.PutObject", unavailable, unique_id="unavailable")
+    try:
+        with pytest.raises(ClientError):
+            render_function.lambda_handler(notification("episodes/flaky/one.json", None, bucket=stack.source), LambdaContext())
+    finally:
+        events.unregister("before-parameter-build.s3.PutObject", unique_id="unavailable")
+    assert stack.keys(stack.source, "catalog/") == set()

@@ -1,0 +1,103 @@
+"""The S3 adapter, against moto's in-process S3: conditional catalog commits, uploads that vanish, error reports."""
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from podpages.catalog import Catalog
+from podpages.contract import MAX_DOCUMENT_BYTES
+from podpages.errors import CatalogConflict
+from podpages.site_objects import SiteObject
+from podpages.storage import SiteBucket, SourceBucket
+from support.catalogs import daily_catalog
+
+
+@pytest.fixture
+def s3(monkeypatch):
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        for bucket in ("source-bucket", "site-bucket"):
+            client.create_bucket(Bucket=bucket)
+        yield client
+
+
+@pytest.fixture
+def source(s3):
+    return SourceBucket(s3, "source-bucket")
+
+
+def test_a_missing_upload_reads_as_none(source):
+    assert source.read_upload("episodes/s/gone.json") is None
+
+
+def test_an_empty_upload_reads_as_no_bytes(s3, source):
+    s3.put_object(Bucket="source-bucket", Key="episodes/s/empty.json", Body=b"")
+
+    assert source.read_upload("episodes/s/empty.json") == b""
+
+
+def test_an_upload_is_read_up_to_one_byte_past_the_limit(s3, source):
+    s3.put_object(Bucket="source-bucket", Key="episodes/s/big.json", Body=b"x" * (MAX_DOCUMENT_BYTES + 500))
+
+    assert len(source.read_upload("episodes/s/big.json")) == MAX_DOCUMENT_BYTES + 1
+
+
+def test_a_new_catalog_is_created_once_and_then_only_from_its_last_read(source):
+    first = source.read_catalog("daily")
+    assert first.etag is None and first.catalog == Catalog(show="daily")
+
+    source.write_catalog(daily_catalog(1), first.etag)
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(daily_catalog(2), first.etag)  # someone else created it meanwhile
+
+    second = source.read_catalog("daily")
+    assert second.catalog == daily_catalog(1)
+    source.write_catalog(daily_catalog(2), second.etag)
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(daily_catalog(3), second.etag)  # stale: the write above moved it on
+    assert source.read_catalog("daily").catalog == daily_catalog(2)
+
+
+def test_an_empty_catalog_is_deleted_conditionally(source):
+    source.write_catalog(daily_catalog(1), None)
+    stored = source.read_catalog("daily")
+
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(Catalog(show="daily"), '"not-the-etag"')
+    source.write_catalog(Catalog(show="daily"), stored.etag)
+
+    assert source.read_catalog("daily").etag is None
+    assert source.list_shows() == set()
+
+
+def test_the_shows_are_those_with_catalogs(source):
+    for show in ("b-show", "a-show"):
+        source.write_catalog(daily_catalog(1, show=show), None)
+
+    assert source.list_shows() == {"a-show", "b-show"}
+
+
+def test_error_reports_sit_beside_the_upload_and_are_cleared_together(s3, source):
+    source.write_error_report("episodes/s/bad.json", {"key": "episodes/s/bad.json", "problems": []})
+    source.write_error_report("shows/s.json", {"key": "shows/s.json", "problems": []})
+
+    assert s3.get_object(Bucket="source-bucket", Key="errors/episodes/s/bad.json.json")["ContentType"].startswith("application/json")
+    source.delete_error_reports(["episodes/s/bad.json", "shows/s.json", "episodes/s/never-reported.json"])
+    assert s3.list_objects_v2(Bucket="source-bucket", Prefix="errors/")["KeyCount"] == 0
+
+
+def test_site_objects_carry_their_headers(s3):
+    site = SiteBucket(s3, "site-bucket")
+    page = SiteObject("s/e/index.html", b"<!doctype html>", "text/html; charset=utf-8", "public, max-age=300")
+
+    site.apply([page], [])
+    stored = s3.get_object(Bucket="site-bucket", Key="s/e/index.html")
+    site.apply([], ["s/e/index.html", "never/there.html"])
+
+    assert (stored["ContentType"], stored["CacheControl"], stored["Body"].read()) == (
+        page.content_type,
+        page.cache_control,
+        page.body,
+    )
+    assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 0
