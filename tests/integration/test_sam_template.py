@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TEMPLATE = REPO / "template.yaml"
+from support.paths import ROOT as REPO
+from support.paths import TEMPLATE
+
 TEMPLATES = REPO / "templates"
 
 # Keys the render function writes to the source bucket; no notification may match them.

@@ -23,6 +23,9 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     text = render(
         "episode.html",
         **_common(catalog, settings),
+        heading=f"{catalog.show_document.title}: {entry.episode.title}",
+        social_title=entry.episode.title,
+        og_type="article",
         entry=entry,
         url=settings.site_url + path,
         summary=paragraphs(entry.episode.summary),
@@ -47,6 +50,10 @@ def show_page(catalog: Catalog, settings: Settings) -> SiteObject:
     text = render(
         "show.html",
         **_common(catalog, settings),
+        heading=catalog.show_document.title,
+        social_title=catalog.show_document.title,
+        og_type="website",
+        image=catalog.show_document.image,
         url=settings.site_url + path,
         description=meta_description(catalog.show_document.description),
         summary=paragraphs(catalog.show_document.description),
@@ -59,11 +66,16 @@ def show_page(catalog: Catalog, settings: Settings) -> SiteObject:
 
 def archive_page(catalog: Catalog, year: int, settings: Settings) -> SiteObject:
     path = site_paths.archive(catalog.show, year)
+    heading = f"{catalog.show_document.title}: episodes from {year}"
     text = render(
         "archive.html",
         **_common(catalog, settings),
+        heading=heading,
+        social_title=heading,
+        og_type="website",
+        image=catalog.show_document.image,
+        structured_data=None,
         url=settings.site_url + path,
-        year=year,
         description=f"Every episode of {catalog.show_document.title} published in {year}.",
         episodes=catalog.in_year(year),
     )

@@ -1,0 +1,85 @@
+# podpages. `make help` lists the targets; README.md explains them.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+# Python 3.13 is the Lambda runtime we target; pyenv machines select it with PYENV_VERSION.
+export PYENV_VERSION ?= 3.13.0
+PYTHON ?= python3.13
+VENV := .venv
+BIN := $(VENV)/bin
+EXAMPLE_PORT ?= 8000
+EXAMPLE_URL ?= http://127.0.0.1:$(EXAMPLE_PORT)
+SEED_PAGE := pytorch/backend-flexibility-revolution/
+
+.PHONY: help install checkers test unit integration acceptance example serve-example validate build schemas lock screenshot clean
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed ## create .venv on Python 3.13 and install podpages with its test tools
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+checkers: ## install the Nu HTML Checker from npm (its audits are skipped, loudly, without it)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory node_modules/.installed; \
+	else echo "WARNING: npm not found; the Nu HTML Checker audits will be skipped"; fi
+
+test: install checkers ## run every test: unit, integration (moto server, sam), acceptance (Nu checker)
+	$(BIN)/pytest
+
+unit: install ## run the unit tests only: pure code, no network
+	$(BIN)/pytest tests/unit
+
+integration: install ## run the integration tests: S3 and SQS over HTTP on 127.0.0.1, sam validate and build
+	$(BIN)/pytest tests/integration
+
+acceptance: install checkers ## run the acceptance tests: real validators on rendered pages
+	$(BIN)/pytest tests/acceptance
+
+example: install ## render the sample catalogue in examples/ into site/ and print the page to open
+	rm -rf site
+	$(BIN)/podpages render examples --out site --site-url $(EXAMPLE_URL)
+	@echo
+	@echo "Rendered. Open site/$(SEED_PAGE)index.html, or browse $(EXAMPLE_URL)/$(SEED_PAGE) after: make serve-example"
+
+serve-example: example ## render the sample catalogue and serve site/ on 127.0.0.1 (Ctrl-C stops it)
+	@echo "Serving $(EXAMPLE_URL)/$(SEED_PAGE)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory site $(EXAMPLE_PORT)
+
+validate: install ## check examples/ against the contract and lint template.yaml
+	$(BIN)/podpages validate examples
+	SAM_CLI_TELEMETRY=0 $(BIN)/sam validate --lint --template template.yaml --region us-east-1
+
+build: install ## sam build: the functions and the layer, which ships templates/
+	SAM_CLI_TELEMETRY=0 $(BIN)/sam build --template template.yaml
+
+schemas: install ## regenerate schemas/ from the contract models
+	$(BIN)/python -m podpages.schemas schemas
+
+lock: install ## re-pin the layer's requirements (layers/podpages/requirements.txt) from pyproject.toml
+	rm -rf build/lock
+	$(PYTHON) -m venv build/lock
+	build/lock/bin/pip install --quiet $$($(BIN)/python -c 'import tomllib; print(" ".join(d for d in tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"] if not d.startswith("boto3")))')
+	{ head -n 2 layers/podpages/requirements.txt; build/lock/bin/pip freeze --exclude pip; } > build/requirements.txt
+	mv build/requirements.txt layers/podpages/requirements.txt
+	rm -rf build/lock
+
+screenshot: example ## take docs/episode-page.png of the seed episode with headless Chromium
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory site $(EXAMPLE_PORT) >/dev/null 2>&1 & server=$$!; \
+	trap 'kill $$server' EXIT; sleep 1; \
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$$(mktemp -d)" --window-size=1000,2150 \
+		--screenshot=docs/episode-page.png "$(EXAMPLE_URL)/$(SEED_PAGE)"
+
+clean: ## remove site/, .aws-sam/ and build/
+	rm -rf site .aws-sam build
