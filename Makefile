@@ -12,7 +12,7 @@ EXAMPLE_PORT ?= 8000
 EXAMPLE_URL ?= http://127.0.0.1:$(EXAMPLE_PORT)
 SEED_PAGE := pytorch/backend-flexibility-revolution/
 
-.PHONY: help install checkers test unit integration acceptance example serve-example validate build schemas lock screenshot clean
+.PHONY: help install checkers lint test unit integration acceptance example serve-example validate build schemas lock screenshot clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,8 +33,12 @@ checkers: ## install the Nu HTML Checker from npm (its audits are skipped, loudl
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory node_modules/.installed; \
 	else echo "WARNING: npm not found; the Nu HTML Checker audits will be skipped"; fi
 
-test: install checkers ## run every test: unit, integration (moto server, sam), acceptance (Nu checker)
+test: install checkers lint ## run every test: unit, integration (moto server, sam), acceptance (Nu checker)
 	$(BIN)/pytest
+
+lint: install ## ruff: lint and format check
+	$(BIN)/ruff check layers functions tests
+	$(BIN)/ruff format --check layers functions tests
 
 unit: install ## run the unit tests only: pure code, no network
 	$(BIN)/pytest tests/unit

@@ -17,7 +17,9 @@ def tricky_catalog() -> Catalog:
     catalog = Catalog(show="tricky").apply(put_show("tricky", show_document(f"Show {TRICKY}", overview=TRICKY)), 1500)
     for number in range(3):
         document = episode_document(
-            f"Episode {number} {TRICKY}", f"2026-01-0{number + 1}T10:00:00+09:00", transcript=f"{TRICKY}\n\n{TRICKY * 40}"
+            f"Episode {number} {TRICKY}",
+            f"2026-01-0{number + 1}T10:00:00+09:00",
+            transcript=f"{TRICKY}\n\n{TRICKY * 40}",
         )
         catalog = catalog.apply(put_episode("tricky", f"e{number}", document), 200)
     return catalog
@@ -34,17 +36,27 @@ def site(tmp_path_factory):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(item.body)
     fragment = pages.nearby_fragment(catalogs["pytorch"], "backend-flexibility-revolution", 8, SETTINGS)
-    wrapped = f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Nearby</title>\n</head>\n<body>\n<h1>Nearby episodes</h1>\n{fragment}</body>\n</html>\n'
+    wrapped = (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Nearby</title>\n</head>\n'
+        f"<body>\n<h1>Nearby episodes</h1>\n{fragment}</body>\n</html>\n"
+    )
     (folder / "nearby-fragment.html").write_text(wrapped)
     return folder
 
 
 def test_every_page_type_passes_the_nu_html_checker(vnu, site):
     files = sorted(site.rglob("*.html"))
-    kinds = {"episode": "backend-flexibility-revolution", "show": "pytorch/index.html", "archive": "2025", "fragment": "nearby-fragment"}
+    kinds = {
+        "episode": "backend-flexibility-revolution",
+        "show": "pytorch/index.html",
+        "archive": "2025",
+        "fragment": "nearby-fragment",
+    }
     assert all(any(marker in str(path) for path in files) for marker in kinds.values())
 
-    result = subprocess.run([*vnu, "--format", "json", "--also-check-css", *map(str, files)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [*vnu, "--format", "json", "--also-check-css", *map(str, files)], capture_output=True, text=True, timeout=300
+    )
 
     messages = json.loads(result.stderr)["messages"]
     assert messages == [], "\n".join(f"{m.get('url')}: {m.get('type')}: {m.get('message')}" for m in messages)

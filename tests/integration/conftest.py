@@ -73,7 +73,11 @@ class Stack:
 
     def keys(self, bucket: str, prefix: str = "") -> set[str]:
         paginator = self.s3.get_paginator("list_objects_v2")
-        return {item["Key"] for page in paginator.paginate(Bucket=bucket, Prefix=prefix) for item in page.get("Contents", [])}
+        return {
+            item["Key"]
+            for page in paginator.paginate(Bucket=bucket, Prefix=prefix)
+            for item in page.get("Contents", [])
+        }
 
     def read(self, bucket: str, key: str) -> bytes:
         return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
@@ -112,7 +116,9 @@ def stack(local_aws, render_function) -> Stack:
     for bucket in (settings.source_bucket, settings.site_bucket):
         s3.create_bucket(Bucket=bucket)
     dead_letters = sqs.create_queue(QueueName="render-dlq")["QueueUrl"]
-    dead_letter_arn = sqs.get_queue_attributes(QueueUrl=dead_letters, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    dead_letter_arn = sqs.get_queue_attributes(QueueUrl=dead_letters, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
     queue_url = sqs.create_queue(
         QueueName="render-queue",
         Attributes={"RedrivePolicy": f'{{"deadLetterTargetArn": "{dead_letter_arn}", "maxReceiveCount": "5"}}'},

@@ -9,14 +9,13 @@ import pytest
 from botocore.exceptions import ClientError
 
 from podpages.catalog import Catalog
-from podpages.publisher import Publisher, Read
+from podpages.publisher import Publisher
 from podpages.source_folder import read_source_folder
 from podpages.storage import SiteBucket, SourceBucket
 from podpages.upload_events import upload_events
 from support.catalogs import episode_document, show_document
 from support.events import notification
 from support.lambda_context import LambdaContext
-from support.paths import EXAMPLES
 
 
 def catalogs_in_bucket(stack) -> dict[str, Catalog]:
@@ -75,7 +74,9 @@ def test_any_delivery_order_with_duplicates_converges_to_the_from_scratch_site(s
 
 def test_a_lost_commit_race_folds_again_and_loses_neither_publish(stack, tmp_path, render_function, local_aws):
     for day in range(1, 21):
-        stack.upload(f"episodes/daily/e{day:02d}.json", json.dumps(episode_document(f"E{day}", f"2026-01-{day:02d}T09:00:00Z")))
+        stack.upload(
+            f"episodes/daily/e{day:02d}.json", json.dumps(episode_document(f"E{day}", f"2026-01-{day:02d}T09:00:00Z"))
+        )
     stack.deliver()
     # Theirs lands between ours and e14, pushing ours out of e14's nearby list: a page our first
     # round wrote that the second round's changes alone would not rewrite.
@@ -120,7 +121,9 @@ def test_a_show_that_fails_returns_only_its_messages_and_redelivery_completes_it
 
     def throttle_flaky(params, **_):
         if params.get("Key", "").startswith("flaky/"):
-            raise ClientError({"Error": {"Code": "SlowDown", "Message": "Please reduce your request rate."}}, "PutObject")
+            raise ClientError(
+                {"Error": {"Code": "SlowDown", "Message": "Please reduce your request rate."}}, "PutObject"
+            )
 
     events = render_function.s3.meta.events
     events.register("before-parameter-build.s3.PutObject", throttle_flaky, unique_id="throttle")
@@ -149,7 +152,9 @@ def test_a_direct_s3_event_raises_on_a_transient_failure_so_lambda_retries(stack
     events.register("before-parameter-build.s3.PutObject", unavailable, unique_id="unavailable")
     try:
         with pytest.raises(ClientError):
-            render_function.lambda_handler(notification("episodes/flaky/one.json", None, bucket=stack.source), LambdaContext())
+            render_function.lambda_handler(
+                notification("episodes/flaky/one.json", None, bucket=stack.source), LambdaContext()
+            )
     finally:
         events.unregister("before-parameter-build.s3.PutObject", unique_id="unavailable")
     assert stack.keys(stack.source, "catalog/") == set()

@@ -39,9 +39,12 @@ def test_the_queue_path_skips_the_test_event_and_consumes_every_message(stack):
     delivery = stack.deliver()
 
     assert delivery.failed == [] and delivery.delivered >= 1
-    assert stack.sqs.get_queue_attributes(QueueUrl=stack.queue_url, AttributeNames=["All"])["Attributes"][
-        "ApproximateNumberOfMessages"
-    ] == "0"
+    assert (
+        stack.sqs.get_queue_attributes(QueueUrl=stack.queue_url, AttributeNames=["All"])["Attributes"][
+            "ApproximateNumberOfMessages"
+        ]
+        == "0"
+    )
     assert f"pytorch/{SEED}/index.html" in stack.keys(stack.site)
 
 
@@ -170,7 +173,9 @@ def test_a_batch_folds_each_show_into_one_catalog_write_and_one_feed(stack, s3_c
 def test_bad_input_is_reported_beside_the_upload_consumed_and_the_rest_of_the_batch_published(stack):
     publish_pytorch(stack)
     before = stack.site_objects()
-    stack.upload("episodes/pytorch/broken.json", json.dumps(episode_document(published="2026-03-01T10:00:00", duration="PT0S")))
+    stack.upload(
+        "episodes/pytorch/broken.json", json.dumps(episode_document(published="2026-03-01T10:00:00", duration="PT0S"))
+    )
     stack.upload("episodes/pytorch/fine.json", json.dumps(episode_document("Fine", "2026-03-02T10:00:00Z")))
 
     delivery = stack.deliver()
@@ -198,6 +203,17 @@ def test_a_bad_key_is_reported_and_a_fixed_upload_clears_its_report(stack):
 
     assert stack.keys(stack.source, "errors/") == {"errors/episodes/pytorch/Bad Name.json.json"}
     assert "pytorch/later/index.html" in stack.keys(stack.site)
+
+
+def test_removing_a_rejected_upload_clears_its_report(stack):
+    stack.upload("episodes/show/oops.json", "{")
+    stack.deliver()
+    assert stack.keys(stack.source, "errors/") == {"errors/episodes/show/oops.json.json"}
+
+    stack.remove("episodes/show/oops.json")
+    stack.deliver()
+
+    assert stack.keys(stack.source, "errors/") == set()
 
 
 def test_a_changed_guid_is_rejected_and_the_published_episode_kept(stack):

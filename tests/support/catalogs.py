@@ -31,18 +31,28 @@ def episode_document(title: str = "An episode", published: str = "2026-01-01T10:
 
 
 def show_document(title: str = "A show", **fields) -> dict:
-    return {"title": title, "description": "A show about things.", "categories": ["Technology"], "author": "Someone", **fields}
+    return {
+        "title": title,
+        "description": "A show about things.",
+        "categories": ["Technology"],
+        "author": "Someone",
+        **fields,
+    }
 
 
 def put_episode(show: str, slug: str, document: dict, sequencer: str | None = None) -> EpisodePut:
-    return EpisodePut(parse_source_key(f"episodes/{show}/{slug}.json"), parse_episode(json.dumps(document).encode()), sequencer)
+    return EpisodePut(
+        parse_source_key(f"episodes/{show}/{slug}.json"), parse_episode(json.dumps(document).encode()), sequencer
+    )
 
 
 def put_show(show: str, document: dict, sequencer: str | None = None) -> ShowPut:
     return ShowPut(parse_source_key(f"shows/{show}.json"), parse_show(json.dumps(document).encode()), sequencer)
 
 
-def daily_catalog(count: int, show: str = "daily", settings: Settings = SETTINGS, start=datetime(2025, 12, 20, 9, tzinfo=UTC)) -> Catalog:
+def daily_catalog(
+    count: int, show: str = "daily", settings: Settings = SETTINGS, start=datetime(2025, 12, 20, 9, tzinfo=UTC)
+) -> Catalog:
     """`count` episodes one day apart, named e01, e02, … in publish order."""
     catalog = Catalog(show=show)
     for number in range(1, count + 1):

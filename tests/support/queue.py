@@ -50,7 +50,9 @@ def deliver(sqs, queue_url: str, handler, batch_size: int = 10, max_rounds: int 
         for message in messages:
             if message["MessageId"] in failed:
                 delivery.failed.append(message["MessageId"])
-                sqs.change_message_visibility(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0)
+                sqs.change_message_visibility(
+                    QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0
+                )
             else:
                 delivery.delivered += 1
                 sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])

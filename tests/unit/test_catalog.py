@@ -15,7 +15,11 @@ def removal(show, slug, sequencer=None):
 
 def test_episodes_are_kept_in_publish_order_whatever_the_upload_order():
     catalog = Catalog(show="s")
-    for slug, published in [("c", "2026-01-03T00:00:00Z"), ("a", "2026-01-01T00:00:00Z"), ("b", "2026-01-02T00:00:00+00:00")]:
+    for slug, published in [
+        ("c", "2026-01-03T00:00:00Z"),
+        ("a", "2026-01-01T00:00:00Z"),
+        ("b", "2026-01-02T00:00:00+00:00"),
+    ]:
         catalog = catalog.apply(put_episode("s", slug, episode_document(slug, published)), 1500)
 
     assert [entry.slug for entry in catalog.episodes] == ["a", "b", "c"]

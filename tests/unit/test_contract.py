@@ -36,7 +36,9 @@ def test_a_minimal_episode_takes_the_defaults():
 
 
 def test_an_offset_is_kept_and_a_long_duration_normalised():
-    episode = parse_episode(json.dumps(episode_document(published="2026-01-28T06:05:41-05:00", duration="PT90M")).encode())
+    episode = parse_episode(
+        json.dumps(episode_document(published="2026-01-28T06:05:41-05:00", duration="PT90M")).encode()
+    )
 
     assert episode.published.utcoffset().total_seconds() == -5 * 3600
     assert episode.model_dump(mode="json")["duration"] == "PT1H30M"
@@ -79,7 +81,9 @@ EPISODE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("mutate", "field", "says"), [case[1:] for case in EPISODE_CASES], ids=[c[0] for c in EPISODE_CASES])
+@pytest.mark.parametrize(
+    ("mutate", "field", "says"), [case[1:] for case in EPISODE_CASES], ids=[c[0] for c in EPISODE_CASES]
+)
 def test_a_bad_episode_field_is_named_with_its_reason(mutate, field, says):
     document = copy.deepcopy(episode_document())
     mutate(document)
@@ -123,7 +127,12 @@ def test_markup_in_text_is_accepted_for_escaping_later():
 SHOW_CASES = [
     ("missing categories", lambda d: d.pop("categories"), "categories", "Field required"),
     ("no categories", lambda d: d.update(categories=[]), "categories", "at least 1"),
-    ("unknown category", lambda d: d.update(categories=["Techology"]), "categories.0", "not an Apple Podcasts category"),
+    (
+        "unknown category",
+        lambda d: d.update(categories=["Techology"]),
+        "categories.0",
+        "not an Apple Podcasts category",
+    ),
     ("description over 4000 bytes", lambda d: d.update(description="é" * 2001), "description", "4000 bytes"),
     ("bad language", lambda d: d.update(language="english!"), "language", "pattern"),
     ("bad owner email", lambda d: d.update(owner={"name": "A", "email": "nobody"}), "owner.email", ""),

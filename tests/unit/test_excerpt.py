@@ -30,7 +30,9 @@ def test_no_word_fits_means_no_cut_paragraph():
 
 
 def test_an_excerpt_never_exceeds_its_budget():
-    transcript = "\n\n".join(" ".join(f"w{n}" * (1 + n % 3) for n in range(start, start + 40)) for start in range(0, 400, 40))
+    transcript = "\n\n".join(
+        " ".join(f"w{n}" * (1 + n % 3) for n in range(start, start + 40)) for start in range(0, 400, 40)
+    )
     for limit in range(0, 2000, 37):
         assert sum(map(len, excerpt(transcript, limit))) <= limit
 

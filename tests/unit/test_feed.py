@@ -9,14 +9,25 @@ from lxml import etree
 from podpages.catalog import Catalog
 from podpages.feed import feed, podcast_guid
 from podpages.settings import Settings
-from support.catalogs import SETTINGS, daily_catalog, episode_document, example_folder, put_episode, put_show, show_document
+from support.catalogs import (
+    SETTINGS,
+    daily_catalog,
+    episode_document,
+    example_folder,
+    put_episode,
+    put_show,
+    show_document,
+)
 
 NS = {
     "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
     "podcast": "https://podcastindex.org/namespace/1.0",
     "atom": "http://www.w3.org/2005/Atom",
 }
-RFC_2822 = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}$")
+RFC_2822 = re.compile(
+    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}"
+    r" \d{2}:\d{2}:\d{2} [+-]\d{4}$"
+)
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +48,29 @@ def test_feedparser_reads_every_example_feed_without_complaint():
         assert len(parsed.entries) == len(catalog.episodes)
 
 
+APPLE_CHANNEL_TAGS = (
+    "title",
+    "description",
+    "language",
+    "link",
+    "itunes:image/@href",
+    "itunes:category/@text",
+    "itunes:explicit",
+)
+
+
 def test_the_channel_has_every_tag_apple_requires(channel):
-    for path in ("title", "description", "language", "link", "itunes:image/@href", "itunes:category/@text", "itunes:explicit"):
+    for path in APPLE_CHANNEL_TAGS:
         assert channel.xpath(path, namespaces=NS), path
     assert channel.xpath("itunes:explicit/text()", namespaces=NS) == ["false"]
     assert channel.xpath("itunes:author/text()", namespaces=NS) == ["PyTorch Daily Briefings"]
+
+
+def test_a_show_without_a_document_still_has_every_tag_apple_requires():
+    channel = etree.fromstring(feed(daily_catalog(2), SETTINGS).body).find("channel")
+
+    for path in APPLE_CHANNEL_TAGS:
+        assert channel.xpath(path, namespaces=NS), path
 
 
 def test_every_item_has_what_apple_requires(channel):
@@ -68,7 +97,9 @@ def test_the_channel_links_to_itself_and_to_the_show(channel):
 
 
 def test_the_podcast_namespace_tags_are_there(channel):
-    assert channel.xpath("podcast:guid/text()", namespaces=NS) == [podcast_guid(f"{SETTINGS.site_url}/pytorch/feed.xml")]
+    assert channel.xpath("podcast:guid/text()", namespaces=NS) == [
+        podcast_guid(f"{SETTINGS.site_url}/pytorch/feed.xml")
+    ]
     assert channel.xpath("podcast:locked/text()", namespaces=NS) == ["yes"]
     assert channel.xpath("podcast:locked/@owner", namespaces=NS) == ["podcasts@example.com"]
 
@@ -92,7 +123,10 @@ def test_explicit_is_true_or_false_and_an_episode_may_override_the_show():
     channel = etree.fromstring(feed(catalog, SETTINGS).body).find("channel")
 
     assert channel.xpath("itunes:explicit/text()", namespaces=NS) == ["true"]
-    assert [item.xpath("itunes:explicit/text()", namespaces=NS)[0] for item in channel.iter("item")] == ["true", "false"]
+    assert [item.xpath("itunes:explicit/text()", namespaces=NS)[0] for item in channel.iter("item")] == [
+        "true",
+        "false",
+    ]
 
 
 def test_no_date_in_the_feed_comes_from_the_clock():
@@ -136,7 +170,9 @@ def test_feed_max_items_keeps_the_newest():
 
 def test_guids_are_stable_across_re_renders_and_re_uploads():
     catalog = daily_catalog(3)
-    edited = catalog.apply(put_episode("daily", "e02", episode_document("Episode 2, edited", "2025-12-22T09:00:00Z")), 1500)
+    edited = catalog.apply(
+        put_episode("daily", "e02", episode_document("Episode 2, edited", "2025-12-22T09:00:00Z")), 1500
+    )
 
     def guids(c):
         return etree.fromstring(feed(c, SETTINGS).body).xpath("//item/guid/text()")

@@ -104,7 +104,9 @@ def test_the_head_has_what_crawlers_and_link_previews_read(tree):
     assert tree.findtext(".//title") == "PyTorch: Backend Flexibility Revolution"
     assert len(tree.xpath("//meta[@name='description']/@content")[0]) <= 155
     assert tree.xpath("//link[@rel='canonical']/@href") == [url]
-    assert tree.xpath("//link[@rel='alternate'][@type='application/rss+xml']/@href") == [f"{SETTINGS.site_url}/pytorch/feed.xml"]
+    assert tree.xpath("//link[@rel='alternate'][@type='application/rss+xml']/@href") == [
+        f"{SETTINGS.site_url}/pytorch/feed.xml"
+    ]
     for tag in ("og:title", "og:type", "og:url", "og:description", "og:image"):
         assert tree.xpath(f"//meta[@property='{tag}']/@content"), tag
     assert tree.xpath("//meta[@property='og:url']/@content") == [url]

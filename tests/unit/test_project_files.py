@@ -30,7 +30,9 @@ def test_ci_runs_the_readme_s_test_command():
 
 
 def test_the_layer_pins_every_runtime_dependency_within_its_range():
-    declared = [Requirement(line) for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]]
+    declared = [
+        Requirement(line) for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
     pins = {}
     for line in (ROOT / "layers" / "podpages" / "requirements.txt").read_text().splitlines():
         if line and not line.startswith("#"):

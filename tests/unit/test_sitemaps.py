@@ -12,7 +12,9 @@ def test_a_show_sitemap_lists_its_page_its_years_and_every_episode_with_lastmod_
     catalog = daily_catalog(12)
 
     tree = etree.fromstring(sitemaps.show_sitemap(catalog, SETTINGS).body)
-    lastmod = dict(zip(tree.xpath("//sm:loc/text()", namespaces=NS), tree.xpath("//sm:lastmod/text()", namespaces=NS), strict=True))
+    lastmod = dict(
+        zip(tree.xpath("//sm:loc/text()", namespaces=NS), tree.xpath("//sm:lastmod/text()", namespaces=NS), strict=True)
+    )
 
     assert lastmod[f"{SETTINGS.site_url}/daily/"] == "2026-01-01T09:00:00Z"
     assert lastmod[f"{SETTINGS.site_url}/daily/2025/"] == "2025-12-31T09:00:00Z"

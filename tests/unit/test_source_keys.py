@@ -45,7 +45,9 @@ def test_a_bad_key_is_the_problem(key):
 
 def test_only_upload_prefixes_are_uploads():
     assert is_upload_key("episodes/a/b.json") and is_upload_key("shows/a.json")
-    assert not any(is_upload_key(key) for key in ("catalog/a.json", "errors/episodes/a/b.json.json", "episodes/a/b.txt"))
+    assert not any(
+        is_upload_key(key) for key in ("catalog/a.json", "errors/episodes/a/b.json.json", "episodes/a/b.txt")
+    )
 
 
 def test_a_key_round_trips():

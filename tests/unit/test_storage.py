@@ -82,7 +82,9 @@ def test_error_reports_sit_beside_the_upload_and_are_cleared_together(s3, source
     source.write_error_report("episodes/s/bad.json", {"key": "episodes/s/bad.json", "problems": []})
     source.write_error_report("shows/s.json", {"key": "shows/s.json", "problems": []})
 
-    assert s3.get_object(Bucket="source-bucket", Key="errors/episodes/s/bad.json.json")["ContentType"].startswith("application/json")
+    assert s3.get_object(Bucket="source-bucket", Key="errors/episodes/s/bad.json.json")["ContentType"].startswith(
+        "application/json"
+    )
     source.delete_error_reports(["episodes/s/bad.json", "shows/s.json", "episodes/s/never-reported.json"])
     assert s3.list_objects_v2(Bucket="source-bucket", Prefix="errors/")["KeyCount"] == 0
 

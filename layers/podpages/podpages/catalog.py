@@ -28,9 +28,14 @@ def default_episode_guid(show: str, episode: str) -> str:
     return str(uuid.uuid5(EPISODE_GUIDS, f"{show}/{episode}"))
 
 
+# Apple requires a category in every feed; until the publisher names one, the broadest.
+DEFAULT_CATEGORY = "Society & Culture"
+
+
 def default_show(show: str) -> Show:
-    """The document a show has until its publisher uploads one (behaviour 5)."""
-    return Show.model_construct(title=show, description=f"Episodes of {show}.", categories=(), author=show)
+    """The document a show has until its publisher uploads one (behaviour 5): complete enough
+    that the show's feed carries every tag Apple requires."""
+    return Show(title=show, description=f"Episodes of {show}.", categories=(DEFAULT_CATEGORY,), author=show)
 
 
 class CatalogEntry(BaseModel):

@@ -76,7 +76,9 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"[{number}/{len(folder.catalogs) + 1}] {label}: {len(plan.puts)} files", file=sys.stderr)
     elapsed = time.perf_counter() - started
     rejected = len({path for path, _ in folder.problems})
-    print(f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", file=sys.stderr)
+    print(
+        f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", file=sys.stderr
+    )
     return 1 if rejected else 0
 
 

@@ -68,12 +68,14 @@ Duration = Annotated[
     timedelta,
     BeforeValidator(parse_duration),
     PlainSerializer(iso_duration, return_type=str),
-    WithJsonSchema({
-        "type": "string",
-        "format": "duration",
-        "description": "ISO 8601 duration, greater than 0 and at most PT48H",
-        "examples": ["PT4M5S", "PT90M"],
-    }),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "format": "duration",
+            "description": "ISO 8601 duration, greater than 0 and at most PT48H",
+            "examples": ["PT4M5S", "PT90M"],
+        }
+    ),
 ]
 Category = Annotated[
     str, AfterValidator(apple_categories.check), WithJsonSchema({"enum": list(apple_categories.NAMES)})
@@ -153,7 +155,8 @@ def _parse[Model: Contract](model: type[Model], body: bytes) -> Model:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ContractError([Problem(DOCUMENT, f"is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start}")])
+        problem = Problem(DOCUMENT, f"is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start}")
+        raise ContractError([problem]) from None
     try:
         return model.model_validate_json(text)
     except ValidationError as error:

@@ -40,9 +40,7 @@ def cut_at_word(text: str, limit: int) -> str:
     room = limit - len(ELLIPSIS)
     if room <= 0:
         return ""
-    if text[room : room + 1].isspace():
-        head = text[:room]
-    else:
-        head = text[:room].rpartition(" ")[0]
+    # Cut just before the character past the room if it is a space, else back to the last space.
+    head = text[:room] if text[room : room + 1].isspace() else text[:room].rpartition(" ")[0]
     head = head.rstrip(_TRAILING)
     return f"{head}{ELLIPSIS}" if head else ""

@@ -93,8 +93,13 @@ class Publisher:
             raise CatalogConflict(show)
         for change, error in update.rejected:
             self.reject(events[id(change)], error)
-        if update.applied:
-            self.source.delete_error_reports([change.source.key for change in update.applied])
+        # A report is moot once its key holds a published upload, or none at all.
+        settled = [
+            *update.applied,
+            *(read.change for read in reads if isinstance(read.change, (EpisodeRemoved, ShowRemoved))),
+        ]
+        if settled:
+            self.source.delete_error_reports([change.source.key for change in settled])
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))

@@ -41,7 +41,7 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
                 messages[id(read)] = record
                 reads.append(read)
 
-    with processor(records=records_of(event), handler=read_message):
+    with processor(records=event["Records"], handler=read_message):
         processor.process()
         for show, show_reads in group_by_show(reads).items():
             try:
@@ -52,7 +52,3 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
                 for record in {id(messages[id(read)]): messages[id(read)] for read in show_reads}.values():
                     processor.failure_handler(record, failure)
     return processor.response()
-
-
-def records_of(event: dict) -> list[dict]:
-    return event["Records"]

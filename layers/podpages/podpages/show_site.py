@@ -54,7 +54,11 @@ def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
                 for path in (site_paths.feed(show), site_paths.show_home(show), site_paths.show_sitemap(show))
             ]
         else:
-            plan.puts += [feed(catalog, settings), pages.show_page(catalog, settings), sitemaps.show_sitemap(catalog, settings)]
+            plan.puts += [
+                feed(catalog, settings),
+                pages.show_page(catalog, settings),
+                sitemaps.show_sitemap(catalog, settings),
+            ]
     return plan
 
 

@@ -46,7 +46,9 @@ def is_upload_key(key: str) -> bool:
 def parse_source_key(key: str) -> SourceKey:
     """Read the show and episode slugs from an upload key, or say what is wrong with it."""
     if not is_upload_key(key):
-        raise ContractError([Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json or {SHOWS_PREFIX}<show>.json")])
+        raise ContractError(
+            [Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json or {SHOWS_PREFIX}<show>.json")]
+        )
     stem = key.removesuffix(METADATA_SUFFIX)
     if key.startswith(SHOWS_PREFIX):
         show = stem.removeprefix(SHOWS_PREFIX)

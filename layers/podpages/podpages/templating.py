@@ -11,8 +11,18 @@ from podpages.durations import human_duration, iso_duration
 # The layer build copies templates/ into the package; a source checkout keeps them at the root.
 TEMPLATE_DIRS = (Path(__file__).parent / "templates", Path(__file__).parents[3] / "templates")
 MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 
 
