@@ -74,7 +74,6 @@ class Publisher:
 
     def publish_show(self, show: str, reads: list[Read]) -> None:
         """Fold `reads` into the show's catalog, write what went stale, then commit the catalog."""
-        events = {id(read.change): read.event for read in reads}
         written = Refresh()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             stored = self.source.read_catalog(show)
@@ -92,7 +91,7 @@ class Publisher:
         else:
             raise CatalogConflict(show)
         for change, error in update.rejected:
-            self.reject(events[id(change)], error)
+            self.reject(next(read.event for read in reads if read.change is change), error)
         # A report is moot once its key holds a published upload, or none at all.
         settled = [
             *update.applied,

@@ -26,8 +26,7 @@ def handle_render_event(event: dict, publisher: Publisher) -> PartialItemFailure
 
 def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureResponse:
     processor = BatchProcessor(event_type=EventType.SQS)
-    messages: dict[int, SQSRecord] = {}  # id(read) -> the message it came from
-    reads: list[Read] = []
+    reads: list[tuple[SQSRecord, Read]] = []  # each read with the message it came in
 
     def read_message(record: SQSRecord) -> None:
         try:
@@ -38,17 +37,17 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
             return
         for upload in uploads:
             if read := publisher.read(upload):
-                messages[id(read)] = record
-                reads.append(read)
+                reads.append((record, read))
 
     with processor(records=event["Records"], handler=read_message):
         processor.process()
-        for show, show_reads in group_by_show(reads).items():
+        for show, show_reads in group_by_show(read for _record, read in reads).items():
             try:
                 publisher.publish_show(show, show_reads)
             except Exception:  # noqa: BLE001 - any failure is retried by SQS; the batch processor logs it
                 failure = sys.exc_info()
                 logger.exception("show not published; its messages return to the queue", show=show)
-                for record in {id(messages[id(read)]): messages[id(read)] for read in show_reads}.values():
+                touched = {record.message_id: record for record, read in reads if read.change.source.show == show}
+                for record in touched.values():
                     processor.failure_handler(record, failure)
     return processor.response()

@@ -11,7 +11,6 @@ from podpages.settings import Settings
 
 @dataclass
 class ShowUpdate:
-    before: Catalog
     after: Catalog
     refresh: Refresh
     applied: list[Change] = field(default_factory=list)  # changes that were not no-ops
@@ -36,7 +35,7 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
         after = result
     refresh = stale(before, after, settings.nearby_count)
     refresh.transcripts = transcripts
-    return ShowUpdate(before, after, refresh, applied, rejected)
+    return ShowUpdate(after, refresh, applied, rejected)
 
 
 def _transcript(change: Change) -> dict[str, str | None]:
