@@ -58,7 +58,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
             pages |= {
                 candidate
                 for candidate in _within(catalog, slug, nearby_count)
-                if _page(old, candidate, nearby_count) != _page(new, candidate, nearby_count)
+                if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
     return Refresh(episodes=pages, years=years, listings=bool(changed) or shows, shows=shows)
@@ -83,9 +83,9 @@ def _within(catalog: Catalog, slug: str, distance: int) -> list[str]:
     return [entry.slug for entry in catalog.episodes[max(0, position - distance) : position + distance + 1]]
 
 
-def _page(catalog: Catalog, slug: str, nearby_count: int):
-    """Everything an episode page is rendered from, besides the show."""
-    entry = catalog.entry(slug)
-    if entry is None:
-        return None
-    return entry.content(), [item.content() for item in catalog.nearby(slug, nearby_count)]
+def _page_differs(old: Catalog, new: Catalog, slug: str, nearby_count: int) -> bool:
+    """Whether an episode page's inputs, besides the show, differ: its entry and its nearby list."""
+    if _differs(old.entry(slug), new.entry(slug)):
+        return True
+    before, after = old.nearby(slug, nearby_count), new.nearby(slug, nearby_count)
+    return len(before) != len(after) or any(_differs(a, b) for a, b in zip(before, after, strict=True))
