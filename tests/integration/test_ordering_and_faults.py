@@ -114,6 +114,34 @@ def test_a_lost_commit_race_folds_again_and_loses_neither_publish(stack, tmp_pat
     assert stack.site_objects() == stack.from_scratch(tmp_path)
 
 
+def test_two_shows_appearing_at_once_both_reach_the_sitemap_index(stack, render_function, local_aws):
+    stack.upload("episodes/first/one.json", json.dumps(episode_document("First")))
+    stack.upload("episodes/second/one.json", json.dumps(episode_document("Second")))
+    stack.discard_pending()
+    theirs = boto3.client("s3", endpoint_url=local_aws.endpoint, region_name="us-east-1")
+    rival = Publisher(SourceBucket(theirs, stack.source), SiteBucket(theirs, stack.site), stack.settings)
+    raced = []
+
+    # The rival publishes the second show after we list the catalogs and before we write the index.
+    def rival_publishes_meanwhile(**_):
+        if not raced:
+            raced.append(True)
+            (event,) = upload_events(notification("episodes/second/one.json", None))
+            rival.publish([rival.read(event)])
+
+    events = render_function.s3.meta.events
+    events.register("after-call.s3.ListObjectsV2", rival_publishes_meanwhile, unique_id="rival")
+    try:
+        stack.send(notification("episodes/first/one.json", None))
+        stack.deliver()
+    finally:
+        events.unregister("after-call.s3.ListObjectsV2", unique_id="rival")
+
+    index = stack.read(stack.site, "sitemap.xml")
+    assert raced
+    assert b"/first/sitemap.xml" in index and b"/second/sitemap.xml" in index
+
+
 def test_a_show_that_fails_returns_only_its_messages_and_redelivery_completes_it(stack, tmp_path, render_function):
     stack.discard_pending()
     stack.upload("episodes/healthy/one.json", json.dumps(episode_document("Healthy")))

@@ -25,7 +25,7 @@ def test_a_new_latest_episode_refreshes_itself_and_the_newest_it_joins():
     refresh = stale(before, after, SETTINGS.nearby_count)
 
     assert refresh.episodes == changed_pages(before, after) == {"e31", "e30", "e29", "e28", "e27"}
-    assert refresh.years == {2026} and refresh.listings and not refresh.shows
+    assert refresh.years == {2026} and refresh.listings
 
 
 def test_an_episode_in_the_middle_refreshes_at_most_the_nearby_count_of_neighbours():
@@ -76,15 +76,6 @@ def test_a_show_document_refreshes_every_page_of_the_show():
 
     assert refresh.episodes == {entry.slug for entry in before.episodes}
     assert refresh.years == {2025, 2026} and refresh.listings
-
-
-def test_a_show_appearing_or_vanishing_refreshes_the_site_files():
-    empty = daily_catalog(0)
-    one = empty.apply(put_episode("daily", "a", episode_document()), 1500)
-
-    assert stale(empty, one, 8).shows
-    assert stale(one, empty, 8).shows
-    assert not stale(one, one.apply(put_episode("daily", "b", episode_document("B")), 1500), 8).shows
 
 
 def test_a_fold_publishes_the_transcripts_of_applied_uploads_and_removes_those_of_removals():

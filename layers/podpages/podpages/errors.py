@@ -26,8 +26,12 @@ class ContractError(PodpagesError):
         super().__init__("; ".join(str(problem) for problem in problems))
 
 
-class CatalogConflict(PodpagesError):
-    """Someone else committed the catalog between our read and our write (HTTP 412)."""
+class WriteConflict(PodpagesError):
+    """A conditional write lost: the object changed between our read and our write (HTTP 412)."""
+
+
+class CatalogConflict(WriteConflict):
+    """Someone else committed the show's catalog between our read and our write."""
 
 
 class UnknownShow(PodpagesError):

@@ -9,10 +9,11 @@ a retried or redelivered event always finds its work still to do.
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from podpages import site_paths, sitemaps
 from podpages.catalog import Catalog
 from podpages.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.contract import parse_episode, parse_show
-from podpages.errors import CatalogConflict, ContractError
+from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.refresh import Refresh
 from podpages.settings import Settings
@@ -90,6 +91,7 @@ class Publisher:
                 logger.info("catalog changed under us; folding again", show=show)
         else:
             raise CatalogConflict(show)
+        self.keep_indexed(show, listed=not update.after.is_empty)
         for change, error in update.rejected:
             self.reject(next(read.event for read in reads if read.change is change), error)
         # A report is moot once its key holds a published upload, or none at all.
@@ -105,11 +107,29 @@ class Publisher:
 
     def write(self, catalog: Catalog, refresh: Refresh) -> None:
         plan = show_plan(catalog, refresh, self.settings)
-        if refresh.shows:
-            shows = self.source.list_shows() - {catalog.show}
-            plan += site_plan(shows if catalog.is_empty else shows | {catalog.show}, self.settings)
         self.site.apply(plan.puts, plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
+
+    def keep_indexed(self, show: str, listed: bool) -> None:
+        """Make the sitemap index name the show exactly when it has a catalog.
+
+        This runs after the commit, and even when a publish changed nothing, so a retry heals an
+        index write that failed. The index changes only over the version read before listing the
+        catalogs, so two shows appearing at once cannot drop each other from it.
+        """
+        key = site_paths.object_key(site_paths.SITEMAP_INDEX)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            current = self.site.read(key)
+            indexed = current is not None and show in sitemaps.indexed_shows(current.body, self.settings)
+            if indexed == listed:
+                return
+            plan = site_plan(self.source.list_shows(), self.settings)
+            try:
+                self.site.replace(key, plan, current.etag if current else None)
+            except WriteConflict:
+                continue
+            return
+        raise WriteConflict(key)
 
 
 def group_by_show(reads: Iterable[Read]) -> dict[str, list[Read]]:

@@ -16,18 +16,16 @@ class Refresh:
     years: set[int] = field(default_factory=set)  # archive pages, likewise
     transcripts: dict[str, str | None] = field(default_factory=dict)  # full text to publish, or None to delete
     listings: bool = False  # the show's feed, page and sitemap
-    shows: bool = False  # the show appeared or vanished: the sitemap index and site files
 
     def __ior__(self, other: "Refresh") -> "Refresh":
         self.episodes |= other.episodes
         self.years |= other.years
         self.transcripts |= other.transcripts
         self.listings |= other.listings
-        self.shows |= other.shows
         return self
 
     def __bool__(self) -> bool:
-        return bool(self.episodes or self.years or self.transcripts or self.listings or self.shows)
+        return bool(self.episodes or self.years or self.transcripts or self.listings)
 
 
 def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
@@ -37,19 +35,16 @@ def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
         years=set(catalog.years()),
         transcripts=dict(transcripts),
         listings=not catalog.is_empty,
-        shows=not catalog.is_empty,
     )
 
 
 def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
-    shows = old.is_empty != new.is_empty
     if old.show_document != new.show_document:
         return Refresh(
             episodes={entry.slug for entry in (*old.episodes, *new.episodes)},
             years={*old.years(), *new.years()},
             listings=True,
-            shows=shows,
         )
     changed = {slug for slug in _slugs(old) | _slugs(new) if _differs(old.entry(slug), new.entry(slug))}
     pages = set(changed)
@@ -61,7 +56,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
                 if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
-    return Refresh(episodes=pages, years=years, listings=bool(changed) or shows, shows=shows)
+    return Refresh(episodes=pages, years=years, listings=bool(changed))
 
 
 def _slugs(catalog: Catalog) -> set[str]:

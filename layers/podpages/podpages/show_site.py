@@ -1,7 +1,6 @@
 """Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from podpages import pages, site_objects, site_paths, sitemaps
@@ -9,19 +8,8 @@ from podpages.catalog import Catalog
 from podpages.feed import feed
 from podpages.refresh import Refresh
 from podpages.settings import Settings
-from podpages.site_objects import SiteObject
+from podpages.site_objects import Plan, SiteObject
 from podpages.templating import TEMPLATE_DIRS
-
-
-@dataclass
-class Plan:
-    puts: list[SiteObject] = field(default_factory=list)
-    deletes: list[str] = field(default_factory=list)
-
-    def __iadd__(self, other: "Plan") -> "Plan":
-        self.puts += other.puts
-        self.deletes += other.deletes
-        return self
 
 
 def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
@@ -63,8 +51,14 @@ def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
 
 
 def site_plan(shows: Iterable[str], settings: Settings) -> Plan:
-    """The files that belong to the whole site, not to one show."""
-    return Plan(puts=[sitemaps.sitemap_index(shows, settings), sitemaps.robots(settings), default_cover()])
+    """The files that belong to the whole site, not to one show; a site with no shows has none,
+    since a sitemap index must list at least one sitemap."""
+    shows = set(shows)
+    files = [sitemaps.sitemap_index(shows, settings), sitemaps.robots(settings), default_cover()] if shows else []
+    keys = [
+        site_paths.object_key(path) for path in (site_paths.SITEMAP_INDEX, site_paths.ROBOTS, site_paths.DEFAULT_COVER)
+    ]
+    return Plan(puts=files) if files else Plan(deletes=keys)
 
 
 def default_cover() -> SiteObject:

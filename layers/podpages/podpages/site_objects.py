@@ -1,6 +1,6 @@
 """An object to publish: its key, bytes and the headers CloudFront serves it with (behaviour 10)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from podpages import site_paths
 
@@ -17,6 +17,19 @@ class SiteObject:
     body: bytes
     content_type: str
     cache_control: str
+
+
+@dataclass
+class Plan:
+    """Objects to write and keys to delete."""
+
+    puts: list[SiteObject] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+
+    def __iadd__(self, other: "Plan") -> "Plan":
+        self.puts += other.puts
+        self.deletes += other.deletes
+        return self
 
 
 def html(path: str, text: str) -> SiteObject:

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from podpages.catalog import Catalog
 from podpages.refresh import everything
 from podpages.settings import Settings
-from podpages.show_site import Plan, show_plan, site_plan
+from podpages.show_site import show_plan, site_plan
+from podpages.site_objects import Plan
 
 SITE = ""  # the label of the plan that belongs to no show
 

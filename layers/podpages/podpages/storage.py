@@ -8,8 +8,8 @@ from botocore.exceptions import ClientError
 
 from podpages.catalog import Catalog
 from podpages.contract import MAX_DOCUMENT_BYTES
-from podpages.errors import CatalogConflict
-from podpages.site_objects import SiteObject
+from podpages.errors import CatalogConflict, WriteConflict
+from podpages.site_objects import Plan, SiteObject
 from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX
 
 # Conditional writes lose with 412, with 409 when two race, and with 404 when the object they
@@ -18,6 +18,12 @@ _CONFLICTS = {"PreconditionFailed", "ConditionalRequestConflict", "NoSuchKey"}
 # Enough to cover an episode, its neighbours and the show's listings in one round.
 WRITE_CONCURRENCY = 16
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
+
+
+@dataclass(frozen=True)
+class Stored:
+    body: bytes
+    etag: str
 
 
 @dataclass(frozen=True)
@@ -110,14 +116,39 @@ class SiteBucket:
         self.client = client
         self.name = name
 
-    def put(self, item: SiteObject) -> None:
+    def read(self, key: str) -> Stored | None:
+        try:
+            response = self.client.get_object(Bucket=self.name, Key=key)
+        except ClientError as error:
+            if _error_code(error) == "NoSuchKey":
+                return None
+            raise
+        return Stored(response["Body"].read(), response["ETag"])
+
+    def put(self, item: SiteObject, **condition: str) -> None:
         self.client.put_object(
             Bucket=self.name,
             Key=item.key,
             Body=item.body,
             ContentType=item.content_type,
             CacheControl=item.cache_control,
+            **condition,
         )
+
+    def replace(self, key: str, plan: Plan, etag: str | None) -> None:
+        """Apply `plan`, writing or deleting `key` first and only over the version read with `etag`
+        (only where none exists, when None); the rest follows once that has succeeded."""
+        guarded = next((item for item in plan.puts if item.key == key), None)
+        try:
+            if guarded is not None:
+                self.put(guarded, **({"IfMatch": etag} if etag else {"IfNoneMatch": "*"}))
+            elif etag is not None:
+                self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
+        except ClientError as error:
+            if _error_code(error) in _CONFLICTS:
+                raise WriteConflict(key) from error
+            raise
+        self.apply([item for item in plan.puts if item.key != key], [other for other in plan.deletes if other != key])
 
     def delete(self, key: str) -> None:
         self.client.delete_object(Bucket=self.name, Key=key)
