@@ -46,23 +46,17 @@ class SourceBucket:
     def read_upload(self, key: str) -> bytes | None:
         """The upload's bytes, or None when it is gone. Reads at most 1 MiB and one byte, so size is checked cheaply."""
         try:
-            response = self.client.get_object(Bucket=self.name, Key=key, Range=f"bytes=0-{MAX_DOCUMENT_BYTES}")
+            response = _get(self.client, self.name, key, Range=f"bytes=0-{MAX_DOCUMENT_BYTES}")
         except ClientError as error:
-            match _error_code(error):
-                case "NoSuchKey":
-                    return None
-                case "InvalidRange":  # an empty object has no byte 0
-                    return b""
+            if _error_code(error) == "InvalidRange":  # an empty object has no byte 0
+                return b""
             raise
-        return response["Body"].read()
+        return None if response is None else response["Body"].read()
 
     def read_catalog(self, show: str) -> StoredCatalog:
-        try:
-            response = self.client.get_object(Bucket=self.name, Key=catalog_key(show))
-        except ClientError as error:
-            if _error_code(error) == "NoSuchKey":
-                return StoredCatalog(Catalog(show=show), None)
-            raise
+        response = _get(self.client, self.name, catalog_key(show))
+        if response is None:
+            return StoredCatalog(Catalog(show=show), None)
         return StoredCatalog(Catalog.model_validate_json(response["Body"].read()), response["ETag"])
 
     def write_catalog(self, catalog: Catalog, etag: str | None) -> None:
@@ -117,13 +111,8 @@ class SiteBucket:
         self.name = name
 
     def read(self, key: str) -> Stored | None:
-        try:
-            response = self.client.get_object(Bucket=self.name, Key=key)
-        except ClientError as error:
-            if _error_code(error) == "NoSuchKey":
-                return None
-            raise
-        return Stored(response["Body"].read(), response["ETag"])
+        response = _get(self.client, self.name, key)
+        return None if response is None else Stored(response["Body"].read(), response["ETag"])
 
     def put(self, item: SiteObject, **condition: str) -> None:
         self.client.put_object(
@@ -160,6 +149,16 @@ class SiteBucket:
             futures += [pool.submit(self.delete, key) for key in deletes]
         for future in futures:
             future.result()
+
+
+def _get(client, bucket: str, key: str, **options) -> dict | None:
+    """GetObject, or None when there is no such key."""
+    try:
+        return client.get_object(Bucket=bucket, Key=key, **options)
+    except ClientError as error:
+        if _error_code(error) == "NoSuchKey":
+            return None
+        raise
 
 
 def catalog_key(show: str) -> str:
