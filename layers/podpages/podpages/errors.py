@@ -34,9 +34,5 @@ class CatalogConflict(WriteConflict):
     """Someone else committed the show's catalog between our read and our write."""
 
 
-class UnknownShow(PodpagesError):
-    """No catalog exists for this show."""
-
-
 class UnknownEpisode(PodpagesError):
     """The show's catalog has no episode with this slug."""
