@@ -12,7 +12,7 @@ EXAMPLE_PORT ?= 8000
 EXAMPLE_URL ?= http://127.0.0.1:$(EXAMPLE_PORT)
 SEED_PAGE := pytorch/backend-flexibility-revolution/
 
-.PHONY: help install checkers lint test unit integration acceptance example serve-example validate build schemas lock screenshot clean
+.PHONY: help install checkers lint test unit integration acceptance bench example serve-example validate build schemas lock screenshot clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -37,8 +37,8 @@ test: install checkers lint ## run every test: unit, integration (moto server, s
 	$(BIN)/pytest
 
 lint: install ## ruff: lint and format check
-	$(BIN)/ruff check layers functions tests
-	$(BIN)/ruff format --check layers functions tests
+	$(BIN)/ruff check layers functions tests bench
+	$(BIN)/ruff format --check layers functions tests bench
 
 unit: install ## run the unit tests only: pure code, no network
 	$(BIN)/pytest tests/unit
@@ -48,6 +48,10 @@ integration: install ## run the integration tests: S3 and SQS over HTTP on 127.0
 
 acceptance: install checkers ## run the acceptance tests: real validators on rendered pages
 	$(BIN)/pytest tests/acceptance
+
+bench: install ## print the nearby API's timings: warm requests at 10,000 episodes, cold start against boto3
+	PYTHONPATH=tests $(BIN)/python bench/nearby_warm.py
+	$(BIN)/python bench/nearby_cold_start.py
 
 example: install ## render the sample catalogue in examples/ into site/ and print the page to open
 	rm -rf site

@@ -5,10 +5,10 @@ import subprocess
 
 import pytest
 
-from podpages import pages
+from podpages import nearby_listing
 from podpages.catalog import Catalog
 from podpages.site_render import render_site
-from support.catalogs import SETTINGS, episode_document, example_folder, put_episode, put_show, show_document
+from support.catalogs import SETTINGS, episode_document, example_folder, indexed, put_episode, put_show, show_document
 
 TRICKY = "</script><!-- ]]> & \"quotes\" 'apostrophes' <b>tags</b> — ünïcödé 中文 עברית"
 
@@ -35,7 +35,9 @@ def site(tmp_path_factory):
             path = folder / item.key
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(item.body)
-    fragment = pages.nearby_fragment(catalogs["pytorch"], "backend-flexibility-revolution", 8, SETTINGS)
+    fragment = nearby_listing.as_html(
+        indexed(catalogs["pytorch"]), "backend-flexibility-revolution", 8, SETTINGS.site_url
+    )
     wrapped = (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Nearby</title>\n</head>\n'
         f"<body>\n<h1>Nearby episodes</h1>\n{fragment}</body>\n</html>\n"

@@ -1,5 +1,5 @@
-"""The integration tier: the render handler that template.yaml names, against S3 and SQS served by
-moto over HTTP on 127.0.0.1, with the notification configuration the template declares."""
+"""The integration tier: the handlers that template.yaml names, against S3 and SQS served by moto
+over HTTP on 127.0.0.1, with the notification configuration the template declares."""
 
 import json
 from dataclasses import dataclass
@@ -11,6 +11,7 @@ from podpages.settings import Settings
 from podpages.site_render import render_site
 from podpages.source_folder import read_source_folder
 from support.events import function_environment
+from support.lambda_context import LambdaContext
 from support.local_aws import LocalAws
 from support.queue import Delivery, deliver
 from support.template import load_handler, queue_notifications
@@ -142,3 +143,41 @@ def s3_calls(render_function):
     events.register("before-parameter-build.s3", count, unique_id="count-s3-calls")
     yield calls
     events.unregister("before-parameter-build.s3", unique_id="count-s3-calls")
+
+
+class Clock:
+    """A monotonic clock the test moves by hand, for the nearby function's catalog revalidation."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Nearby:
+    """A cold NearbyFunction: the handler template.yaml names, imported afresh with its environment."""
+
+    module: object
+    clock: Clock
+    gets: list[tuple[str, str | None]]  # each GetObject it sent: key and If-None-Match
+
+    def __call__(self, event: dict, context: LambdaContext | None = None) -> dict:
+        return self.module.lambda_handler(event, context or LambdaContext(function_name="NearbyFunction"))
+
+
+@pytest.fixture
+def nearby(local_aws, stack) -> Nearby:
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (function_environment("NearbyFunction") | local_aws.environment()).items():
+            patch.setenv(name, value)
+        _handler, module = load_handler("NearbyFunction")
+    clock = Clock()
+    module.catalogs.clock = clock
+    gets: list[tuple[str, str | None]] = []
+    module.s3.meta.events.register(
+        "before-parameter-build.s3.GetObject",
+        lambda params, **_: gets.append((params["Key"], params.get("IfNoneMatch"))),
+    )
+    return Nearby(module, clock, gets)

@@ -7,7 +7,7 @@ import pytest
 from support.events import load_event
 from support.lambda_context import LambdaContext
 from support.paths import EVENTS, EXAMPLES
-from support.template import handler_source, resource
+from support.template import handler_source
 
 SEED_KEY = "episodes/pytorch/backend-flexibility-revolution.json"
 SEED_PAGE = "pytorch/backend-flexibility-revolution/index.html"
@@ -28,12 +28,38 @@ def given_the_show_upload(stack):
     stack.upload("shows/pytorch.json", EXAMPLES / "shows" / "pytorch.json")
 
 
+def given_the_examples_published(stack):
+    for path in sorted(EXAMPLES.rglob("*.json")):
+        stack.upload(path.relative_to(EXAMPLES).as_posix(), path)
+    stack.deliver()
+
+
+def site_has(key: str):
+    return lambda stack, _response: key in stack.keys(stack.site)
+
+
+def site_lacks(key: str):
+    return lambda stack, _response: key not in stack.keys(stack.site)
+
+
+def responds(status: int, content_type: str):
+    return lambda _stack, response: (response["statusCode"], response["headers"]["Content-Type"]) == (
+        status,
+        content_type,
+    )
+
+
+JSON, HTML = "application/json; charset=utf-8", "text/html; charset=utf-8"
+# event file: (function in template.yaml, what is there before, what must hold after)
 CASES = {
-    "s3-put-episode.json": (given_the_seed_upload, lambda keys: SEED_PAGE in keys),
-    "sqs-put-episode.json": (given_the_seed_upload, lambda keys: SEED_PAGE in keys),
-    "s3-delete-episode.json": (given_the_seed_published_then_removed, lambda keys: SEED_PAGE not in keys),
-    "sqs-delete-episode.json": (given_the_seed_published_then_removed, lambda keys: SEED_PAGE not in keys),
-    "s3-put-show.json": (given_the_show_upload, lambda keys: "pytorch/index.html" in keys),
+    "s3-put-episode.json": ("RenderFunction", given_the_seed_upload, site_has(SEED_PAGE)),
+    "sqs-put-episode.json": ("RenderFunction", given_the_seed_upload, site_has(SEED_PAGE)),
+    "s3-delete-episode.json": ("RenderFunction", given_the_seed_published_then_removed, site_lacks(SEED_PAGE)),
+    "sqs-delete-episode.json": ("RenderFunction", given_the_seed_published_then_removed, site_lacks(SEED_PAGE)),
+    "s3-put-show.json": ("RenderFunction", given_the_show_upload, site_has("pytorch/index.html")),
+    "http-nearby.json": ("NearbyFunction", given_the_examples_published, responds(200, JSON)),
+    "http-nearby-html.json": ("NearbyFunction", given_the_examples_published, responds(200, HTML)),
+    "http-nearby-unknown-episode.json": ("NearbyFunction", given_the_examples_published, responds(404, JSON)),
 }
 
 
@@ -43,7 +69,7 @@ def test_every_event_file_has_a_case():
 
 def test_the_events_name_the_bucket_env_json_gives_the_function():
     bucket = load_event("env.json")["RenderFunction"]["SOURCE_BUCKET"]
-    for name in CASES:
+    for name in (name for name, case in CASES.items() if case[0] == "RenderFunction"):
         event = load_event(name)
         bodies = [record.get("body") for record in event["Records"]]
         assert all(bucket in (body or "") for body in bodies) or all(
@@ -51,21 +77,29 @@ def test_the_events_name_the_bucket_env_json_gives_the_function():
         ), name
 
 
-def test_the_template_names_a_handler_that_exists():
-    path, function = handler_source("RenderFunction")
+def test_env_json_gives_both_functions_one_source_bucket():
+    environment = load_event("env.json")
 
-    assert path.exists() and f"def {function}(" in path.read_text()
-    assert resource("RenderFunction")["Properties"]["Events"]
+    assert environment["NearbyFunction"]["SOURCE_BUCKET"] == environment["RenderFunction"]["SOURCE_BUCKET"]
+    assert environment["NearbyFunction"]["SITE_URL"] == environment["RenderFunction"]["SITE_URL"]
+
+
+@pytest.mark.parametrize("function", ["RenderFunction", "NearbyFunction"])
+def test_the_template_names_a_handler_that_exists(function):
+    path, handler = handler_source(function)
+
+    assert path.exists() and f"def {handler}(" in path.read_text()
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_an_event_file_through_the_template_s_handler(stack, name):
-    given, then = CASES[name]
+def test_an_event_file_through_the_template_s_handler(stack, nearby, name):
+    function, given, then = CASES[name]
     given(stack)
     stack.discard_pending()  # the event under test stands in for what S3 queued
+    handler = stack.handler if function == "RenderFunction" else nearby
 
-    response = stack.handler(load_event(name), LambdaContext())
+    response = handler(load_event(name), LambdaContext(function_name=function))
 
     if name.startswith("sqs-"):
         assert response == {"batchItemFailures": []}
-    assert then(stack.keys(stack.site))
+    assert then(stack, response)

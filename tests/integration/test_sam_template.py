@@ -1,5 +1,6 @@
-"""template.yaml lints clean, and a real `sam build` yields a layer with the package, its pinned
-requirements built for Lambda's Linux x86_64, and the repo's templates/."""
+"""template.yaml lints clean, a real `sam build` yields both functions and a layer with the package,
+its pinned requirements built for Lambda's Linux x86_64 and the repo's templates/; the nearby API
+is wired to the route the resolver serves, behind CloudFront, with read-only access to catalogs."""
 
 import os
 import platform
@@ -10,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from podpages.nearby_api import ROUTE
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
+from support.template import resource
 
 TEMPLATES = REPO / "templates"
 
@@ -144,7 +147,8 @@ def test_layer_imports_without_the_dev_environment(layer_site):
         "import sys; sys.path.insert(0, sys.argv[1]);"
         "import podpages, jinja2, pydantic, feedgen.feed, isodate;"
         "from aws_lambda_powertools import Logger, Metrics;"
-        "from aws_lambda_powertools.utilities.batch import BatchProcessor"
+        "from aws_lambda_powertools.utilities.batch import BatchProcessor;"
+        "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver"
     )
     # When the layer's packages are imported with site-packages switched off
     result = subprocess.run(
@@ -156,3 +160,40 @@ def test_layer_imports_without_the_dev_environment(layer_site):
 
 def test_render_function_is_built_with_its_handler(build_dir):
     assert (build_dir / "RenderFunction" / "render_handler.py").is_file()
+
+
+def test_nearby_function_is_built_with_its_handler(build_dir):
+    assert (build_dir / "NearbyFunction" / "nearby_handler.py").is_file()
+
+
+def test_the_api_route_is_the_route_the_resolver_serves():
+    route = resource("NearbyRoute")["Properties"]
+    integration = resource("NearbyIntegration")["Properties"]
+
+    assert route["RouteKey"] == "GET " + ROUTE.replace("<", "{").replace(">", "}")
+    assert route["Target"] == "integrations/${NearbyIntegration}"
+    assert integration["IntegrationUri"] == "NearbyFunction.Arn"
+    assert (integration["IntegrationType"], integration["PayloadFormatVersion"]) == ("AWS_PROXY", "2.0")
+    assert resource("NearbyApi")["Properties"]["ProtocolType"] == "HTTP"
+
+
+def test_nearby_function_may_only_read_catalogs():
+    [policy] = resource("NearbyFunction")["Properties"]["Policies"]
+    granted = {(statement["Action"], str(statement["Resource"])) for statement in policy["Statement"]}
+
+    assert granted == {("s3:GetObject", "${SourceBucket.Arn}/catalog/*"), ("s3:ListBucket", "SourceBucket.Arn")}
+    assert "Events" not in resource("NearbyFunction")["Properties"]  # nothing but its route invokes it
+
+
+def test_cloudfront_sends_api_paths_to_the_api_keyed_by_limit_format_and_accept():
+    config = resource("Distribution")["Properties"]["DistributionConfig"]
+    [behaviour] = [item for item in config["CacheBehaviors"] if item["PathPattern"] == "/api/*"]
+    [origin] = [item for item in config["Origins"] if item["Id"] == behaviour["TargetOriginId"]]
+    key = resource("NearbyCachePolicy")["Properties"]["CachePolicyConfig"]["ParametersInCacheKeyAndForwardedToOrigin"]
+
+    assert behaviour["CachePolicyId"] == "NearbyCachePolicy"
+    assert origin["DomainName"].startswith("${NearbyApi}.execute-api.")
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    assert set(key["QueryStringsConfig"]["QueryStrings"]) == {"limit", "format"}
+    assert key["HeadersConfig"]["Headers"] == ["Accept"]
+    assert key["CookiesConfig"]["CookieBehavior"] == "none"

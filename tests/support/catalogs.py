@@ -4,6 +4,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog import Catalog
+from podpages.catalog_index import CatalogIndex
 from podpages.changes import EpisodePut, ShowPut
 from podpages.contract import parse_episode, parse_show
 from podpages.settings import Settings
@@ -60,3 +61,8 @@ def daily_catalog(
         document = episode_document(f"Episode {number}", published)
         catalog = catalog.apply(put_episode(show, f"e{number:02d}", document), settings.excerpt_chars)
     return catalog
+
+
+def indexed(catalog: Catalog) -> CatalogIndex:
+    """The catalog as the nearby API reads it: from the JSON the render function commits."""
+    return CatalogIndex.from_json(catalog.model_dump_json().encode())

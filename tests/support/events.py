@@ -27,3 +27,19 @@ def notification(key: str, sequencer: str | None, removed: bool = False, bucket:
     else:
         record["s3"]["object"]["sequencer"] = sequencer
     return event
+
+
+def nearby_request(
+    show: str, episode: str, query: dict[str, str] | None = None, headers: dict[str, str] | None = None
+) -> dict:
+    """An HTTP API request for an episode's nearby listing, shaped like events/http-nearby.json."""
+    event = load_event("http-nearby.json")
+    path = f"/api/shows/{show}/episodes/{episode}/nearby"
+    event["rawPath"] = event["requestContext"]["http"]["path"] = path
+    event["pathParameters"] = {"show": show, "episode": episode}
+    event["queryStringParameters"] = query or {}
+    event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in (query or {}).items())
+    if not query:
+        del event["queryStringParameters"]
+    event["headers"] = {"host": event["headers"]["host"]} | (headers or {})
+    return event

@@ -7,10 +7,10 @@ import feedparser
 import pytest
 from lxml import etree, html
 
-from podpages import pages, sitemaps
+from podpages import nearby_listing, pages, sitemaps
 from podpages.catalog import Catalog
 from podpages.feed import feed
-from support.catalogs import SETTINGS, episode_document, put_episode, put_show, show_document
+from support.catalogs import SETTINGS, episode_document, indexed, put_episode, put_show, show_document
 
 HOSTILE = "</script><script>alert(1)</script><!-- ]]> &amp; \"quoted\" 'single' <b>bold</b> ]]>"
 
@@ -75,7 +75,7 @@ def test_json_ld_carries_the_fields_exactly_and_cannot_close_its_block(page):
 
 def test_the_show_page_and_nearby_fragment_escape_too(catalog):
     show_page = pages.show_page(catalog, SETTINGS).body.decode()
-    fragment = pages.nearby_fragment(catalog, "one", 8, SETTINGS)
+    fragment = nearby_listing.as_html(indexed(catalog), "one", 8, SETTINGS.site_url)
 
     for text in (show_page, fragment):
         assert "<script>alert" not in text and "<b>bold" not in text

@@ -6,9 +6,9 @@ import os
 import pytest
 from lxml import html
 
-from podpages import pages
+from podpages import nearby_listing, pages
 from podpages.excerpt import ELLIPSIS
-from support.catalogs import SETTINGS, daily_catalog, example_folder
+from support.catalogs import SETTINGS, daily_catalog, example_folder, indexed
 from support.paths import GOLDEN
 
 SEED = "backend-flexibility-revolution"
@@ -144,8 +144,8 @@ def test_the_only_episode_of_a_show_has_no_nearby_section():
     assert not tree.xpath("//section[@aria-labelledby='nearby']")
 
 
-def test_the_page_and_the_fragment_share_one_nearby_section(pytorch, seed_page):
-    fragment = pages.nearby_fragment(pytorch, SEED, SETTINGS.nearby_count, SETTINGS)
+def test_the_page_and_the_api_fragment_share_one_nearby_section(pytorch, seed_page):
+    fragment = nearby_listing.as_html(indexed(pytorch), SEED, SETTINGS.nearby_count, SETTINGS.site_url)
 
     assert fragment.startswith("<section") and fragment in seed_page.body.decode()
 

@@ -5,10 +5,10 @@ import pytest
 from moto import mock_aws
 
 from podpages.catalog import Catalog
-from podpages.contract import MAX_DOCUMENT_BYTES
 from podpages.errors import CatalogConflict
 from podpages.site_objects import SiteObject
-from podpages.storage import SiteBucket, SourceBucket
+from podpages.source_keys import MAX_DOCUMENT_BYTES
+from podpages.storage import SiteBucket, SourceBucket, Unchanged
 from support.catalogs import daily_catalog
 
 
@@ -43,32 +43,48 @@ def test_an_upload_is_read_up_to_one_byte_past_the_limit(s3, source):
     assert len(source.read_upload("episodes/s/big.json")) == MAX_DOCUMENT_BYTES + 1
 
 
+def stored_catalog(source, show: str = "daily") -> tuple[Catalog | None, str | None]:
+    stored = source.read_catalog(show)
+    return (Catalog.model_validate_json(stored.body), stored.etag) if stored else (None, None)
+
+
 def test_a_new_catalog_is_created_once_and_then_only_from_its_last_read(source):
-    first = source.read_catalog("daily")
-    assert first.etag is None and first.catalog == Catalog(show="daily")
+    assert source.read_catalog("daily") is None
 
-    source.write_catalog(daily_catalog(1), first.etag)
+    source.write_catalog(daily_catalog(1), None)
     with pytest.raises(CatalogConflict):
-        source.write_catalog(daily_catalog(2), first.etag)  # someone else created it meanwhile
+        source.write_catalog(daily_catalog(2), None)  # someone else created it meanwhile
 
-    second = source.read_catalog("daily")
-    assert second.catalog == daily_catalog(1)
-    source.write_catalog(daily_catalog(2), second.etag)
+    catalog, etag = stored_catalog(source)
+    assert catalog == daily_catalog(1)
+    source.write_catalog(daily_catalog(2), etag)
     with pytest.raises(CatalogConflict):
-        source.write_catalog(daily_catalog(3), second.etag)  # stale: the write above moved it on
-    assert source.read_catalog("daily").catalog == daily_catalog(2)
+        source.write_catalog(daily_catalog(3), etag)  # stale: the write above moved it on
+    assert stored_catalog(source)[0] == daily_catalog(2)
 
 
 def test_an_empty_catalog_is_deleted_conditionally(source):
     source.write_catalog(daily_catalog(1), None)
-    stored = source.read_catalog("daily")
+    _catalog, etag = stored_catalog(source)
 
     with pytest.raises(CatalogConflict):
         source.write_catalog(Catalog(show="daily"), '"not-the-etag"')
-    source.write_catalog(Catalog(show="daily"), stored.etag)
+    source.write_catalog(Catalog(show="daily"), etag)
 
-    assert source.read_catalog("daily").etag is None
+    assert source.read_catalog("daily") is None
     assert source.list_shows() == set()
+
+
+def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(source):
+    source.write_catalog(daily_catalog(1), None)
+    _catalog, held = stored_catalog(source)
+
+    with pytest.raises(Unchanged):
+        source.read_catalog("daily", held_etag=held)
+    source.write_catalog(daily_catalog(2), held)
+    changed = source.read_catalog("daily", held_etag=held)
+
+    assert changed.etag != held and Catalog.model_validate_json(changed.body) == daily_catalog(2)
 
 
 def test_the_shows_are_those_with_catalogs(source):

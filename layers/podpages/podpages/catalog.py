@@ -51,6 +51,10 @@ class CatalogEntry(BaseModel):
     sequencer: str | None = None
 
     @property
+    def title(self) -> str:
+        return self.episode.title
+
+    @property
     def published(self) -> datetime:
         return self.episode.published.astimezone(UTC)
 

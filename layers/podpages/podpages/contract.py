@@ -26,9 +26,9 @@ from podpages import apple_categories
 from podpages.durations import iso_duration, parse_duration
 from podpages.errors import ContractError, Problem
 from podpages.plain_text import Line, PlainText
+from podpages.source_keys import MAX_DOCUMENT_BYTES
 
 CONTRACT_VERSION = 1
-MAX_DOCUMENT_BYTES = 1024 * 1024
 DOCUMENT = "document"  # the field name for problems with the whole file
 _BOM = b"\xef\xbb\xbf"
 

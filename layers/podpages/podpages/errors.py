@@ -34,5 +34,25 @@ class CatalogConflict(WriteConflict):
     """Someone else committed the show's catalog between our read and our write."""
 
 
+class InvalidRequest(PodpagesError):
+    """An API request names something that cannot exist: a malformed slug, a `limit` out of range."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(problem) for problem in problems))
+
+
+class UnknownShow(PodpagesError):
+    """No show with this slug is published: it has no catalog."""
+
+    def __init__(self, show: str):
+        self.problem = Problem("show", f"no show {show!r} is published")
+        super().__init__(str(self.problem))
+
+
 class UnknownEpisode(PodpagesError):
     """The show's catalog has no episode with this slug."""
+
+    def __init__(self, show: str, episode: str):
+        self.problem = Problem("episode", f"show {show!r} has no episode {episode!r}")
+        super().__init__(str(self.problem))

@@ -1,10 +1,10 @@
-"""The HTML pages: an episode's page, its show's page, the show's year archives, and the
-nearby fragment that the page and the API share."""
+"""The HTML pages: an episode's page, its show's page and the show's year archives."""
 
 from podpages import site_objects, site_paths, structured_data
 from podpages.catalog import Catalog
 from podpages.errors import UnknownEpisode
 from podpages.excerpt import meta_description, paragraphs
+from podpages.nearby_section import nearby_section
 from podpages.settings import Settings
 from podpages.site_objects import SiteObject
 from podpages.templating import render
@@ -18,7 +18,7 @@ EXCERPT_NOTE = (
 def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     entry = catalog.entry(slug)
     if entry is None:
-        raise UnknownEpisode(slug)
+        raise UnknownEpisode(catalog.show, slug)
     path = site_paths.episode(catalog.show, slug)
     text = render(
         "episode.html",
@@ -32,17 +32,12 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         description=meta_description(entry.episode.summary),
         image=entry.episode.image or catalog.show_document.image,
         excerpt_note=EXCERPT_NOTE,
-        nearby=catalog.nearby(slug, settings.nearby_count),
+        nearby_section=nearby_section(
+            catalog.show, catalog.show_document.title, catalog.nearby(slug, settings.nearby_count), settings.site_url
+        ),
         structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url),
     )
     return site_objects.html(path, text)
-
-
-def nearby_fragment(catalog: Catalog, slug: str, count: int, settings: Settings) -> str:
-    """The "Nearby episodes" section exactly as the episode page shows it."""
-    if catalog.entry(slug) is None:
-        raise UnknownEpisode(slug)
-    return render("nearby.html", **_common(catalog, settings), nearby=catalog.nearby(slug, count))
 
 
 def show_page(catalog: Catalog, settings: Settings) -> SiteObject:

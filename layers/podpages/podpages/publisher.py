@@ -78,13 +78,14 @@ class Publisher:
         written = Refresh()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             stored = self.source.read_catalog(show)
-            update = fold(stored.catalog, [read.change for read in reads], self.settings)
+            before = Catalog.model_validate_json(stored.body) if stored else Catalog(show=show)
+            update = fold(before, [read.change for read in reads], self.settings)
             written |= update.refresh
             self.write(update.after, written)
-            if update.after == stored.catalog:
+            if update.after == before:
                 break
             try:
-                self.source.write_catalog(update.after, stored.etag)
+                self.source.write_catalog(update.after, stored.etag if stored else None)
                 break
             except CatalogConflict:
                 metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)

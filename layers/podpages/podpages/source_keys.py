@@ -16,6 +16,7 @@ SHOWS_PREFIX = "shows/"
 CATALOG_PREFIX = "catalog/"
 ERRORS_PREFIX = "errors/"
 METADATA_SUFFIX = ".json"
+MAX_DOCUMENT_BYTES = 1024 * 1024  # the most an upload may hold (contract v1)
 
 
 class Kind(StrEnum):

@@ -3,14 +3,16 @@
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from botocore.exceptions import ClientError
 
-from podpages.catalog import Catalog
-from podpages.contract import MAX_DOCUMENT_BYTES
 from podpages.errors import CatalogConflict, WriteConflict
 from podpages.site_objects import Plan, SiteObject
-from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX
+from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, MAX_DOCUMENT_BYTES
+
+if TYPE_CHECKING:  # at run time the adapter moves bytes; the nearby API never loads the catalog models
+    from podpages.catalog import Catalog
 
 # Conditional writes lose with 412, with 409 when two race, and with 404 when the object they
 # expected was deleted.
@@ -26,10 +28,8 @@ class Stored:
     etag: str
 
 
-@dataclass(frozen=True)
-class StoredCatalog:
-    catalog: Catalog
-    etag: str | None  # None: no catalog object yet
+class Unchanged(Exception):
+    """The object still has the ETag the reader already holds (HTTP 304)."""
 
 
 def _error_code(error: ClientError) -> str:
@@ -53,13 +53,19 @@ class SourceBucket:
             raise
         return None if response is None else response["Body"].read()
 
-    def read_catalog(self, show: str) -> StoredCatalog:
-        response = _get(self.client, self.name, catalog_key(show))
-        if response is None:
-            return StoredCatalog(Catalog(show=show), None)
-        return StoredCatalog(Catalog.model_validate_json(response["Body"].read()), response["ETag"])
+    def read_catalog(self, show: str, held_etag: str | None = None) -> Stored | None:
+        """The show's catalog as stored, or None when it has none. Given the ETag of a copy the
+        caller holds, an unchanged catalog is not sent again: `Unchanged` is raised instead."""
+        options = {"IfNoneMatch": held_etag} if held_etag else {}
+        try:
+            response = _get(self.client, self.name, catalog_key(show), **options)
+        except ClientError as error:
+            if error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") == 304:
+                raise Unchanged(catalog_key(show)) from None
+            raise
+        return None if response is None else Stored(response["Body"].read(), response["ETag"])
 
-    def write_catalog(self, catalog: Catalog, etag: str | None) -> None:
+    def write_catalog(self, catalog: "Catalog", etag: str | None) -> None:
         """Commit `catalog` if nobody has since the read that gave `etag`; an empty one is deleted."""
         key = catalog_key(catalog.show)
         try:

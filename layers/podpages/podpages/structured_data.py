@@ -4,7 +4,7 @@ escapes `<`, `>`, `&` and `'`, so no field can close the script block."""
 from podpages import site_paths
 from podpages.catalog import Catalog, CatalogEntry
 from podpages.durations import iso_duration
-from podpages.templating import rfc3339
+from podpages.moments import rfc3339
 
 SCHEMA_ORG = "https://schema.org"
 

@@ -1,40 +1,15 @@
 """The Jinja2 environment every page and sitemap is rendered with. Autoescaping is always on."""
 
-from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from podpages.durations import human_duration, iso_duration
+from podpages.moments import calendar_date, rfc3339
 
 # The layer build copies templates/ into the package; a source checkout keeps them at the root.
 TEMPLATE_DIRS = (Path(__file__).parent / "templates", Path(__file__).parents[3] / "templates")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
-
-def rfc3339(moment: datetime) -> str:
-    """UTC, to the second, with a Z: `2026-01-28T11:05:41Z`."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def calendar_date(moment: datetime) -> str:
-    """`28 January 2026`, in UTC, whatever the machine's locale."""
-    moment = moment.astimezone(UTC)
-    return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}"
 
 
 @cache

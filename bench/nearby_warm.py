@@ -1,0 +1,108 @@
+"""How long a warm nearby request takes in a show of 10,000 episodes.
+
+The handler that template.yaml names serves requests for random episodes of one show whose
+catalog sits in moto's in-process S3. After the first request the catalog is held in memory,
+so each timed request is the handler alone: routing, the binary search, the listing, the
+headers. The S3 requests made while timing are counted and printed too.
+
+    make bench        or        PYTHONPATH=tests python bench/nearby_warm.py [--episodes 10000] [--requests 5000]
+
+It borrows the tests' event and handler loaders, hence PYTHONPATH=tests.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from datetime import UTC, datetime, timedelta
+
+os.environ |= {
+    "SITE_URL": "https://podcasts.example.com",
+    "SOURCE_BUCKET": "podpages-source-bench",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_ACCESS_KEY_ID": "bench",
+    "AWS_SECRET_ACCESS_KEY": "bench",
+    "POWERTOOLS_SERVICE_NAME": "podpages",
+    "LOG_LEVEL": "WARNING",
+}
+
+import boto3  # noqa: E402
+from moto import mock_aws  # noqa: E402
+
+from support.events import nearby_request  # noqa: E402
+from support.lambda_context import LambdaContext  # noqa: E402
+from support.template import load_handler  # noqa: E402
+
+SUMMARY = "A week of changes to the project, told for people who build on it. " * 12
+EXCERPT = ["A paragraph of the transcript, as the page shows it. " * 6] * 4
+
+
+def catalog_json(show: str, count: int) -> bytes:
+    """A catalog as the render function commits it, with summaries and excerpts of a realistic size."""
+    start = datetime(2000, 1, 1, tzinfo=UTC)
+    episodes = [
+        {
+            "slug": f"episode-{number:05d}",
+            "guid": f"guid-{number}",
+            "episode": {
+                "title": f"Episode {number}",
+                "published": (start + timedelta(hours=20 * number)).isoformat().replace("+00:00", "Z"),
+                "duration": f"PT{20 + number % 40}M{number % 60}S",
+                "summary": SUMMARY,
+                "audio": {"url": f"https://media.example.com/{number}.mp3", "type": "audio/mpeg", "length": 1},
+            },
+            "excerpt": EXCERPT,
+            "transcript": True,
+            "sequencer": None,
+        }
+        for number in range(count)
+    ]
+    document = {"title": "Bench", "description": "A show.", "categories": ["Technology"], "author": "Bench"}
+    return json.dumps({"version": 1, "show": show, "document": document, "episodes": episodes}).encode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=5_000)
+    options = parser.parse_args()
+    random.seed(7)
+    with mock_aws():
+        s3 = boto3.client("s3")
+        s3.create_bucket(Bucket=os.environ["SOURCE_BUCKET"])
+        body = catalog_json("bench", options.episodes)
+        s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.json", Body=body)
+        handler, module = load_handler("NearbyFunction")
+        calls = []
+        module.s3.meta.events.register("before-call.s3", lambda **_: calls.append(1))
+        slugs = [f"episode-{number:05d}" for number in range(options.episodes)]
+
+        started = time.perf_counter()
+        first = handler(nearby_request("bench", slugs[0]), LambdaContext())
+        cold = time.perf_counter() - started
+        assert first["statusCode"] == 200, first
+        print(f"catalog: {options.episodes} episodes, {len(body) / 1e6:.1f} MB of JSON")
+        print(f"first request (one GET, parse, index): {cold * 1000:.0f} ms, {len(calls)} S3 request(s)")
+
+        for label, query in (("json", {}), ("json, limit=50", {"limit": "50"}), ("html", {"format": "html"})):
+            events = [nearby_request("bench", random.choice(slugs), query) for _ in range(options.requests)]
+            handler(events[0], LambdaContext())  # the first HTML request loads Jinja
+            calls.clear()
+            timings = []
+            for event in events:
+                started = time.perf_counter()
+                response = handler(event, LambdaContext())
+                timings.append(time.perf_counter() - started)
+                assert response["statusCode"] == 200
+            timings.sort()
+            print(
+                f"warm, {label:15} median {statistics.median(timings) * 1e6:6.0f} µs, "
+                f"p99 {timings[int(len(timings) * 0.99)] * 1e6:6.0f} µs "
+                f"over {len(timings)} requests, {len(calls)} S3 requests"
+            )
+
+
+if __name__ == "__main__":
+    main()

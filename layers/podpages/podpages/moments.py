@@ -1,0 +1,29 @@
+"""Moments as pages, feeds and the API print them: in UTC, whatever the machine's zone or locale."""
+
+from datetime import UTC, datetime
+
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def rfc3339(moment: datetime) -> str:
+    """UTC, to the second, with a Z: `2026-01-28T11:05:41Z`."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def calendar_date(moment: datetime) -> str:
+    """`28 January 2026`, in UTC, whatever the machine's locale."""
+    moment = moment.astimezone(UTC)
+    return f"{moment.day} {MONTHS[moment.month - 1]} {moment.year}"
