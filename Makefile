@@ -11,6 +11,8 @@ BIN := $(VENV)/bin
 EXAMPLE_PORT ?= 8000
 EXAMPLE_URL ?= http://127.0.0.1:$(EXAMPLE_PORT)
 SEED_PAGE := pytorch/backend-flexibility-revolution/
+# The Lambda Python runtime ships these; the layer does not.
+RUNTIME_PROVIDED := boto3 botocore s3transfer urllib3
 
 .PHONY: help install checkers lint test unit integration acceptance bench example serve-example validate build schemas lock screenshot clean
 
@@ -76,8 +78,9 @@ schemas: install ## regenerate schemas/ from the contract models
 lock: install ## re-pin the layer's requirements (layers/podpages/requirements.txt) from pyproject.toml
 	rm -rf build/lock
 	$(PYTHON) -m venv build/lock
-	build/lock/bin/pip install --quiet $$($(BIN)/python -c 'import tomllib; print(" ".join(d for d in tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"] if not d.startswith("boto3")))')
-	{ head -n 2 layers/podpages/requirements.txt; build/lock/bin/pip freeze --exclude pip; } > build/requirements.txt
+	@# boto3 is resolved too, so the pins suit the botocore the runtime brings, then left out of the layer.
+	build/lock/bin/pip install --quiet $$($(BIN)/python -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+	{ head -n 2 layers/podpages/requirements.txt; build/lock/bin/pip freeze --exclude pip $(RUNTIME_PROVIDED:%=--exclude %); } > build/requirements.txt
 	mv build/requirements.txt layers/podpages/requirements.txt
 	rm -rf build/lock
 

@@ -8,10 +8,13 @@ catalog is remembered the same way, so unknown shows do not cost a GET each eith
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from podpages.catalog_index import CatalogIndex
 from podpages.errors import UnknownShow
 from podpages.storage import SourceBucket, Unchanged
+
+if TYPE_CHECKING:
+    from podpages.catalog_index import CatalogIndex
 
 REVALIDATE_AFTER = 5.0  # seconds
 MAX_SHOWS = 64  # the shows held at once; the one read longest ago goes first
@@ -19,7 +22,7 @@ MAX_SHOWS = 64  # the shows held at once; the one read longest ago goes first
 
 @dataclass(frozen=True)
 class Held:
-    index: CatalogIndex | None  # None: the show has no catalog
+    index: "CatalogIndex | None"  # None: the show has no catalog
     etag: str | None
     checked: float  # the clock's reading when S3 last confirmed it
 
@@ -38,7 +41,7 @@ class CatalogCache:
         self.max_shows = max_shows
         self._held: dict[str, Held] = {}
 
-    def get(self, show: str) -> tuple[CatalogIndex, str]:
+    def get(self, show: str) -> tuple["CatalogIndex", str]:
         """The show's catalog and its revision (the catalog object's ETag)."""
         now = self.clock()
         held = self._held.get(show)
@@ -49,6 +52,9 @@ class CatalogCache:
         return held.index, held.etag
 
     def _read(self, show: str, held: Held | None, now: float) -> Held:
+        # Reading catalogs (json, isodate) loads with the first request, not in every cold start.
+        from podpages.catalog_index import CatalogIndex
+
         try:
             stored = self.source.read_catalog(show, held_etag=held.etag if held else None)
         except Unchanged:

@@ -1,11 +1,15 @@
 """An episode's nearby listing as the API serves it: JSON for widgets and players, or the
 very section its episode page shows."""
 
+from typing import TYPE_CHECKING
+
 from podpages import site_paths
-from podpages.catalog_index import CatalogIndex
+
+if TYPE_CHECKING:
+    from podpages.catalog_index import CatalogIndex
 
 
-def as_json(index: CatalogIndex, slug: str, count: int, site_url: str) -> dict:
+def as_json(index: "CatalogIndex", slug: str, count: int, site_url: str) -> dict:
     episode = index.episode(slug)
     return {
         "show": {"slug": index.show, "title": index.show_title, "url": site_url + site_paths.show_home(index.show)},
@@ -24,12 +28,12 @@ def as_json(index: CatalogIndex, slug: str, count: int, site_url: str) -> dict:
     }
 
 
-def as_html(index: CatalogIndex, slug: str, count: int, site_url: str) -> str:
+def as_html(index: "CatalogIndex", slug: str, count: int, site_url: str) -> str:
     # Jinja loads on the first HTML request, not in every cold start.
     from podpages.nearby_section import nearby_section
 
     return nearby_section(index.show, index.show_title, index.nearby(slug, count), site_url)
 
 
-def _url(index: CatalogIndex, slug: str, site_url: str) -> str:
+def _url(index: "CatalogIndex", slug: str, site_url: str) -> str:
     return site_url + site_paths.episode(index.show, slug)
