@@ -10,11 +10,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 EXAMPLE_PORT ?= 8000
 EXAMPLE_URL ?= http://127.0.0.1:$(EXAMPLE_PORT)
+DEMO_HOST ?= 127.0.0.1
+DEMO_PORT ?= 3000
+DEMO_AWS_PORT ?= 4566
 SEED_PAGE := pytorch/backend-flexibility-revolution/
 # The Lambda Python runtime ships these; the layer does not.
 RUNTIME_PROVIDED := boto3 botocore s3transfer urllib3
 
-.PHONY: help install checkers lint test unit integration acceptance bench example serve-example validate build schemas lock screenshot clean
+.PHONY: help install checkers lint test unit integration acceptance bench demo example serve-example validate build schemas lock screenshot clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -54,6 +57,9 @@ acceptance: install checkers ## run the acceptance tests: real validators on ren
 bench: install ## print the nearby API's timings: warm requests at 10,000 episodes, cold start against boto3
 	PYTHONPATH=tests $(BIN)/python bench/nearby_warm.py
 	$(BIN)/python bench/nearby_cold_start.py
+
+demo: install ## run the whole product locally: S3, SQS, the functions, the site and API on http://127.0.0.1:3000
+	$(BIN)/podpages demo --host $(DEMO_HOST) --port $(DEMO_PORT) --aws-port $(DEMO_AWS_PORT)
 
 example: install ## render the sample catalogue in examples/ into site/ and print the page to open
 	rm -rf site

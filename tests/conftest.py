@@ -7,7 +7,7 @@ from support.events import function_environment
 # As in Lambda, the environment is set before the first import of the layer's code:
 # Logger and Metrics read their service name and namespace once, when created.
 for _name in ("POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE"):
-    os.environ.setdefault(_name, function_environment()[_name])
+    os.environ.setdefault(_name, function_environment("RenderFunction")[_name])
 
 from podpages.observability import metrics  # noqa: E402
 

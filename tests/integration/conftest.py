@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from podpages.local.resources import create_resources
 from podpages.settings import Settings
 from podpages.site_render import render_site
 from podpages.source_folder import read_source_folder
@@ -14,7 +15,7 @@ from support.events import function_environment
 from support.lambda_context import LambdaContext
 from support.local_aws import LocalAws
 from support.queue import Delivery, deliver
-from support.template import load_handler, queue_notifications
+from support.template import load_handler
 
 pytestmark = pytest.mark.integration
 
@@ -114,21 +115,8 @@ def stack(local_aws, render_function) -> Stack:
     local_aws.reset()
     s3, sqs = local_aws.client("s3"), local_aws.client("sqs")
     settings = render_function.settings
-    for bucket in (settings.source_bucket, settings.site_bucket):
-        s3.create_bucket(Bucket=bucket)
-    dead_letters = sqs.create_queue(QueueName="render-dlq")["QueueUrl"]
-    dead_letter_arn = sqs.get_queue_attributes(QueueUrl=dead_letters, AttributeNames=["QueueArn"])["Attributes"][
-        "QueueArn"
-    ]
-    queue_url = sqs.create_queue(
-        QueueName="render-queue",
-        Attributes={"RedrivePolicy": f'{{"deadLetterTargetArn": "{dead_letter_arn}", "maxReceiveCount": "5"}}'},
-    )["QueueUrl"]
-    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    s3.put_bucket_notification_configuration(
-        Bucket=settings.source_bucket, NotificationConfiguration=queue_notifications(queue_arn)
-    )
-    return Stack(s3, sqs, settings, queue_url, render_function.lambda_handler)
+    resources = create_resources(s3, sqs, settings.source_bucket, settings.site_bucket)
+    return Stack(s3, sqs, settings, resources.queue_url, render_function.lambda_handler)
 
 
 @pytest.fixture

@@ -3,16 +3,14 @@
 import json
 from urllib.parse import quote_plus
 
+from podpages.local.template import function_environment
 from support.paths import EVENTS
+
+__all__ = ["function_environment", "load_event", "nearby_request", "notification"]
 
 
 def load_event(name: str) -> dict:
     return json.loads((EVENTS / name).read_text())
-
-
-def function_environment(function: str = "RenderFunction") -> dict[str, str]:
-    """The environment events/env.json gives a function under `sam local invoke --env-vars`."""
-    return load_event("env.json")[function]
 
 
 def notification(key: str, sequencer: str | None, removed: bool = False, bucket: str | None = None) -> dict:

@@ -1,4 +1,6 @@
-"""The `podpages` command: check metadata files and render a site locally, with no AWS."""
+"""The `podpages` command: check metadata and render a site with no AWS at all; run the whole
+product locally (`demo`, `serve`); and publish to, unpublish from and inspect the local stack or
+a deployed one (`publish`, `unpublish`, `status`)."""
 
 import argparse
 import shutil
@@ -6,7 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from botocore.exceptions import EndpointConnectionError
+
 from podpages.errors import ContractError
+from podpages.local import LOCAL_ENDPOINT
 from podpages.settings import Settings
 from podpages.site_folder import SiteFolder
 from podpages.site_render import render_site
@@ -31,12 +36,120 @@ def main(argv: list[str] | None = None) -> int:
     render.add_argument("--force", action="store_true", help="replace the contents of a non-empty --out")
     render.set_defaults(run=run_render)
 
+    demo = commands.add_parser("demo", help="run the whole product locally, publish the examples, serve it")
+    demo.add_argument("--host", default="127.0.0.1", help="the address to serve on (default: 127.0.0.1)")
+    demo.add_argument("--port", type=int, default=3000, help="the site and API's port (default: 3000)")
+    demo.add_argument("--aws-port", type=int, default=4566, help="the local S3 and SQS endpoint's port (default: 4566)")
+    demo.add_argument("--examples", type=Path, default=None, help="a folder to publish (default: examples/)")
+    demo.add_argument("--no-examples", action="store_true", help="start empty")
+    demo.set_defaults(run=run_demo)
+
+    serve = commands.add_parser("serve", help="serve a site bucket and the nearby API as CloudFront would")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to serve on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=3000, help="the port (default: 3000)")
+    _target_options(serve)
+    serve.set_defaults(run=run_serve)
+
+    publish = commands.add_parser("publish", help="upload metadata files or folders and report what was published")
+    publish.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json")
+    publish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
+    _target_options(publish)
+    publish.set_defaults(run=run_publish)
+
+    unpublish = commands.add_parser("unpublish", help="remove uploads and wait until the site drops them")
+    unpublish.add_argument("keys", nargs="+", metavar="KEY", help="episodes/<show>/<episode>.json or shows/<show>.json")
+    unpublish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
+    _target_options(unpublish)
+    unpublish.set_defaults(run=run_unpublish)
+
+    status = commands.add_parser("status", help="show the render queue, the dead-letter queue and the newest errors")
+    _target_options(status)
+    status.set_defaults(run=run_status)
+
     args = parser.parse_args(argv)
     try:
         return args.run(args)
     except ValueError as error:  # settings and arguments a user can fix
         print(f"podpages: {error}", file=sys.stderr)
         return 2
+    except EndpointConnectionError as error:
+        print(
+            f"podpages: nothing answers at {error.kwargs.get('endpoint_url')}: is `make demo` running?", file=sys.stderr
+        )
+        return 2
+
+
+def _target_options(command: argparse.ArgumentParser) -> None:
+    where = command.add_argument_group("where", "The local stack of `make demo` unless a stack or bucket is named.")
+    where.add_argument("--endpoint-url", default=None, help=f"the local stack's S3 and SQS (default: {LOCAL_ENDPOINT})")
+    where.add_argument("--stack", help="a deployed stack's name; its outputs name the buckets and queues")
+    where.add_argument("--source-bucket", help="the deployed source bucket, when no stack is named")
+    where.add_argument("--site-bucket", help="the deployed site bucket (serve)")
+    where.add_argument("--queue-url", help="the render queue (status)")
+    where.add_argument("--dead-letter-queue-url", help="the render dead-letter queue (status)")
+    where.add_argument("--profile", help="the AWS profile to use")
+    where.add_argument("--region", help="the AWS region")
+
+
+def _target(args: argparse.Namespace):
+    from podpages.targets import aws_target, local_target
+
+    if args.stack or args.source_bucket:
+        return aws_target(
+            args.profile,
+            args.region,
+            args.stack,
+            args.source_bucket,
+            args.site_bucket,
+            args.queue_url,
+            args.dead_letter_queue_url,
+        )
+    return local_target(args.endpoint_url or LOCAL_ENDPOINT)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from podpages.local.demo import EXAMPLES, run_demo
+
+    examples = None if args.no_examples else args.examples or EXAMPLES
+    return run_demo(args.host, args.port, args.aws_port, examples, say=_say)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from podpages.local.serve import serve
+
+    return serve(_target(args), args.host, args.port, profile=args.profile, region=args.region, say=_say)
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from podpages.publishing import publish
+
+    target = _target(args)
+    print(f"publishing to {target.label}", file=sys.stderr)
+    summary = publish(target, args.paths, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded else 1
+
+
+def run_unpublish(args: argparse.Namespace) -> int:
+    from podpages.publishing import unpublish
+
+    summary = unpublish(_target(args), args.keys, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded else 1
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from podpages.queue_status import status
+
+    for line in status(_target(args)).lines():
+        print(line)
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -1,0 +1,56 @@
+"""moto's server on 127.0.0.1: S3 and SQS over HTTP, as the Lambda functions talk to AWS."""
+
+import logging
+import socket
+from urllib.request import Request, urlopen
+
+import boto3
+from moto.server import ThreadedMotoServer
+
+REGION = "us-east-1"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+class LocalAws:
+    def __init__(self, host: str = "127.0.0.1", port: int | None = None):
+        self.port = port or free_port(host)
+        self.endpoint = f"http://{host}:{self.port}"
+        self.server = ThreadedMotoServer(ip_address=host, port=self.port, verbose=False)
+
+    def __enter__(self) -> "LocalAws":
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per S3 request would drown the rest
+        self.server.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.server.stop()
+
+    def environment(self) -> dict[str, str]:
+        """What points boto3, and the handlers imported with it, at the local endpoint."""
+        return local_environment(self.endpoint)
+
+    def client(self, service: str):
+        return boto3.client(service, endpoint_url=self.endpoint, region_name=REGION, **_CREDENTIALS)
+
+    def reset(self) -> None:
+        """Forget every bucket and queue."""
+        urlopen(Request(f"{self.endpoint}/moto-api/reset", method="POST"), timeout=10).close()
+
+
+_CREDENTIALS = {"aws_access_key_id": "local", "aws_secret_access_key": "local", "aws_session_token": "local"}
+
+
+def local_environment(endpoint: str) -> dict[str, str]:
+    return {
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": _CREDENTIALS["aws_access_key_id"],
+        "AWS_SECRET_ACCESS_KEY": _CREDENTIALS["aws_secret_access_key"],
+        "AWS_SESSION_TOKEN": _CREDENTIALS["aws_session_token"],
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_REGION": REGION,
+    }

@@ -1,0 +1,90 @@
+"""CloudFront, on one machine: the site bucket served over HTTP the way the distribution serves
+it. Directory URLs are rewritten to index.html as DirectoryIndexFunction does, objects keep the
+Content-Type and Cache-Control they were stored with, the security headers are added, and
+`/api/*` goes to the nearby handler through the HTTP API. Nothing is cached: every request
+reaches the bucket or the function."""
+
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote, urlsplit
+
+from botocore.exceptions import ClientError
+
+from podpages.local import template
+from podpages.local.http_api import HttpResponse, http_api_event, http_response, not_found
+
+API_PREFIX = "/api/"
+
+
+def directory_index(uri: str) -> str:
+    """What DirectoryIndexFunction does to a URI: `/x/` and `/x` are served from `x/index.html`."""
+    if uri.endswith("/"):
+        return uri + "index.html"
+    if "." not in uri.rsplit("/", 1)[-1]:
+        return uri + "/index.html"
+    return uri
+
+
+class LocalCdn(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], s3, site_bucket: str, nearby: Callable[[dict], dict] | None):
+        self.s3 = s3
+        self.site_bucket = site_bucket
+        self.nearby = nearby
+        self.security_headers = template.security_headers()
+        super().__init__(address, _Request)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def respond(self, method: str, target: str, headers: dict[str, str], client: str) -> HttpResponse:
+        parts = urlsplit(target)
+        if parts.path.startswith(API_PREFIX):
+            event = http_api_event(method, parts.path, parts.query, headers, client) if self.nearby else None
+            response = http_response(self.nearby(event)) if event else not_found()
+        else:
+            response = self._object(directory_index(unquote(parts.path)), headers.get("If-None-Match"))
+        return HttpResponse(response.status, self.security_headers | response.headers, response.body)
+
+    def _object(self, uri: str, if_none_match: str | None) -> HttpResponse:
+        options = {"IfNoneMatch": if_none_match} if if_none_match else {}
+        try:
+            stored = self.s3.get_object(Bucket=self.site_bucket, Key=uri.removeprefix("/"), **options)
+        except ClientError as error:
+            status = error.response["ResponseMetadata"]["HTTPStatusCode"]
+            if status == 304:
+                return HttpResponse(304, {"ETag": if_none_match}, b"")
+            if status in (403, 404):
+                return HttpResponse(404, {"Content-Type": "text/plain; charset=utf-8"}, b"404 Not Found\n")
+            raise
+        headers = {"Content-Type": stored["ContentType"], "ETag": stored["ETag"]}
+        if stored.get("CacheControl"):
+            headers["Cache-Control"] = stored["CacheControl"]
+        return HttpResponse(200, headers, stored["Body"].read())
+
+
+class _Request(BaseHTTPRequestHandler):
+    server: LocalCdn
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self._send(self.server.respond("GET", self.path, dict(self.headers), self.client_address[0]), body=True)
+
+    def do_HEAD(self) -> None:
+        self._send(self.server.respond("GET", self.path, dict(self.headers), self.client_address[0]), body=False)
+
+    def _send(self, response: HttpResponse, body: bool) -> None:
+        self.send_response(response.status)
+        for name, value in response.headers.items():
+            if name.lower() not in ("content-length", "connection"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.end_headers()
+        if body and response.status != 304:
+            self.wfile.write(response.body)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the standard library's name
+        pass  # the demo prints what matters; a line per request would drown it

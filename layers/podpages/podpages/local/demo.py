@@ -1,0 +1,110 @@
+"""`make demo`: the whole product on one machine. S3 and SQS on 127.0.0.1, the buckets, queues
+and notifications of template.yaml, the render function fed by a local event source mapping,
+the sample catalogue published through them, and the site and API served as CloudFront would."""
+
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from podpages.local import template
+from podpages.local.aws import LocalAws
+from podpages.local.cdn import LocalCdn
+from podpages.local.event_source import Delivery, EventSourceMapping
+from podpages.local.functions import load_functions
+from podpages.local.resources import VISIBILITY_TIMEOUT, create_resources
+from podpages.publishing import publish
+from podpages.targets import local_target
+
+EXAMPLES = template.ROOT / "examples"
+SEED_PAGE = "/pytorch/backend-flexibility-revolution/"
+PUBLISH_WAIT = 120  # seconds
+
+
+def run_demo(
+    host: str,
+    port: int,
+    aws_port: int,
+    examples: Path | None = EXAMPLES,
+    visibility_timeout: int = VISIBILITY_TIMEOUT,
+    say: Callable[[str], None] = print,
+) -> int:
+    for what, number in (("--port", port), ("--aws-port", aws_port)):
+        _check_free(host, number, what)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: _interrupt())
+    with LocalAws(host, aws_port) as aws:
+        names = template.function_environment("RenderFunction")
+        resources = create_resources(
+            aws.client("s3"), aws.client("sqs"), names["SOURCE_BUCKET"], names["SITE_BUCKET"], visibility_timeout
+        )
+        site_url = f"http://{host}:{port}"
+        # Warnings (rejected uploads, failures) show; the info lines and metrics would drown them.
+        quiet = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
+        functions = load_functions(site_url, aws.environment() | quiet)
+        batching = template.queue_event("RenderFunction")
+        mapping = EventSourceMapping(
+            aws.client("sqs"),
+            resources.queue_url,
+            functions["RenderFunction"],
+            batch_size=int(batching["BatchSize"]),
+            batching_window=float(batching["MaximumBatchingWindowInSeconds"]),
+        )
+        cdn = LocalCdn((host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"])
+        threads = [
+            threading.Thread(target=mapping.run, args=(stop, _reporter(say)), name="event-source", daemon=True),
+            threading.Thread(target=cdn.serve_forever, name="cdn", daemon=True),
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            say(f"S3 and SQS: {aws.endpoint}   site and API: {site_url}")
+            if examples:
+                say(f"publishing {examples} …")
+                for line in publish(local_target(aws.endpoint), [examples], wait=PUBLISH_WAIT).lines():
+                    say(line)
+            say("")
+            say(f"  episode page  {site_url}{SEED_PAGE}")
+            say(f"  show page     {site_url}/pytorch/")
+            say(f"  feed          {site_url}/pytorch/feed.xml")
+            say(f"  sitemap       {site_url}/sitemap.xml")
+            say(f"  nearby API    {site_url}/api/shows/pytorch/episodes/backend-flexibility-revolution/nearby")
+            say("")
+            say(f"publish your own: .venv/bin/podpages publish --endpoint-url {aws.endpoint} PATH…")
+            say("Ctrl-C stops everything.")
+            stop.wait()
+        except KeyboardInterrupt:
+            say("stopping …")
+        finally:
+            for number in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C must not cut the shutdown short
+                signal.signal(number, signal.SIG_IGN)
+            stop.set()
+            cdn.shutdown()
+            cdn.server_close()
+            for thread in threads:
+                thread.join(timeout=5)
+    say("stopped.")
+    return 0
+
+
+def _reporter(say: Callable[[str], None]) -> Callable[[Delivery], None]:
+    def report(delivery: Delivery) -> None:
+        failed = f", {len(delivery.failed)} failed and will be retried" if delivery.failed else ""
+        say(f"render function: {delivery.delivered} message(s) in {delivery.invocations} batch(es){failed}")
+        for error in delivery.errors:
+            say(f"render function raised {error}")
+
+    return report
+
+
+def _interrupt() -> None:
+    raise KeyboardInterrupt
+
+
+def _check_free(host: str, port: int, option: str) -> None:
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            raise ValueError(f"{host}:{port} is in use; choose another with {option}") from None

@@ -1,0 +1,121 @@
+"""Lambda's SQS event source mapping, on one machine: it receives batches, hands them to the
+render handler, deletes what succeeded and leaves the failures to come back after the queue's
+visibility timeout; after maxReceiveCount receives, SQS moves a message to the dead-letter queue."""
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from podpages.local.resources import queue_arn
+
+RECEIVE_MAX = 10  # the most one ReceiveMessage returns
+
+
+@dataclass
+class Delivery:
+    invocations: int = 0
+    delivered: int = 0
+    failed: list[str] = field(default_factory=list)  # message ids reported as failures
+    errors: list[str] = field(default_factory=list)  # invocations that raised
+
+
+def sqs_event(messages: list[dict], queue_arn: str) -> dict:
+    """The event Lambda builds from received messages."""
+    return {
+        "Records": [
+            {
+                "messageId": message["MessageId"],
+                "receiptHandle": message["ReceiptHandle"],
+                "body": message["Body"],
+                "attributes": message.get("Attributes", {}),
+                "messageAttributes": {},
+                "md5OfBody": message["MD5OfBody"],
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queue_arn,
+                "awsRegion": "us-east-1",
+            }
+            for message in messages
+        ]
+    }
+
+
+class EventSourceMapping:
+    def __init__(
+        self,
+        sqs,
+        queue_url: str,
+        handler: Callable[[dict], dict],
+        batch_size: int = 10,
+        batching_window: float = 0.0,
+        retry_at_once: bool = False,
+    ):
+        """`retry_at_once` makes failures visible again at once, rather than after the visibility
+        timeout; tests use it to redeliver without waiting."""
+        self.sqs = sqs
+        self.queue_url = queue_url
+        self.queue_arn = queue_arn(sqs, queue_url)
+        self.handler = handler
+        self.batch_size = batch_size
+        self.batching_window = batching_window
+        self.retry_at_once = retry_at_once
+
+    def poll(self, wait_seconds: int = 0) -> Delivery:
+        """Gather one batch, as full as `batch_size` or as old as the batching window, and deliver it."""
+        messages = self._receive(wait_seconds)
+        if messages:
+            deadline = time.monotonic() + self.batching_window
+            while len(messages) < self.batch_size and time.monotonic() < deadline:
+                messages += self._receive(0) or (time.sleep(0.05) or [])
+        return self._deliver(messages) if messages else Delivery()
+
+    def drain(self, max_rounds: int = 50) -> Delivery:
+        """Deliver batches until the queue is empty, or until a batch reports a failure."""
+        total = Delivery()
+        for _round in range(max_rounds):
+            delivery = self.poll()
+            total.invocations += delivery.invocations
+            total.delivered += delivery.delivered
+            total.failed += delivery.failed
+            total.errors += delivery.errors
+            if not delivery.invocations or delivery.failed:
+                break
+        return total
+
+    def run(self, stop: threading.Event, on_delivery: Callable[[Delivery], None] = lambda _delivery: None) -> None:
+        """Poll until `stop` is set, long-polling 1 s at a time so that stopping is prompt."""
+        while not stop.is_set():
+            delivery = self.poll(wait_seconds=1)
+            if delivery.invocations:
+                on_delivery(delivery)
+
+    def _receive(self, wait_seconds: int) -> list[dict]:
+        return self.sqs.receive_message(
+            QueueUrl=self.queue_url,
+            MaxNumberOfMessages=RECEIVE_MAX,
+            AttributeNames=["All"],
+            WaitTimeSeconds=wait_seconds,
+        ).get("Messages", [])
+
+    def _deliver(self, messages: list[dict]) -> Delivery:
+        delivery = Delivery()
+        for start in range(0, len(messages), self.batch_size):
+            batch = messages[start : start + self.batch_size]
+            delivery.invocations += 1
+            try:
+                response = self.handler(sqs_event(batch, self.queue_arn)) or {}
+                failed = {failure["itemIdentifier"] for failure in response.get("batchItemFailures", [])}
+            except Exception as error:  # noqa: BLE001 - as on Lambda, a function error fails the whole batch
+                delivery.errors.append(f"{type(error).__name__}: {error}")
+                failed = {message["MessageId"] for message in batch}
+            for message in batch:
+                if message["MessageId"] in failed:
+                    delivery.failed.append(message["MessageId"])
+                    if self.retry_at_once:
+                        self.sqs.change_message_visibility(
+                            QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0
+                        )
+                else:
+                    delivery.delivered += 1
+                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+        return delivery
