@@ -90,13 +90,8 @@ lock: install ## re-pin the layer's requirements (layers/podpages/requirements.t
 	mv build/requirements.txt layers/podpages/requirements.txt
 	rm -rf build/lock
 
-screenshot: example ## take docs/episode-page.png of the seed episode with headless Chromium
-	$(BIN)/python -m http.server --bind 127.0.0.1 --directory site $(EXAMPLE_PORT) >/dev/null 2>&1 & server=$$!; \
-	trap 'kill $$server' EXIT; sleep 1; \
-	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$$(mktemp -d)" --window-size=1000,2150 \
-		--screenshot=docs/episode-page.png "$(EXAMPLE_URL)/$(SEED_PAGE)"
+screenshot: install ## take docs/episode-page.png of the seed episode, served by the demo, with headless Chromium
+	UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/acceptance/test_browser.py
 
 clean: ## remove site/, .aws-sam/ and build/
 	rm -rf site .aws-sam build

@@ -26,3 +26,20 @@ def vnu() -> list[str]:
     require("java", shutil.which("java") is not None, "install a Java runtime, 11 or newer")
     require("the Nu HTML Checker", VNU_JAR.exists(), "run `npm ci` at the project root")
     return ["java", "-jar", str(Path(VNU_JAR))]
+
+
+@pytest.fixture(scope="session")
+def chromium() -> list[str]:
+    found = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    require("Chromium", found is not None, "apt-get install chromium")
+    return [
+        found,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]

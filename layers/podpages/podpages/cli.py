@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--aws-port", type=int, default=4566, help="the local S3 and SQS endpoint's port (default: 4566)")
     demo.add_argument("--examples", type=Path, default=None, help="a folder to publish (default: examples/)")
     demo.add_argument("--no-examples", action="store_true", help="start empty")
+    demo.add_argument(
+        "--batching-window", type=float, help="seconds the queue gathers a batch (default: the template's, 5)"
+    )
     demo.set_defaults(run=run_demo)
 
     serve = commands.add_parser("serve", help="serve a site bucket and the nearby API as CloudFront would")
@@ -111,7 +114,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from podpages.local.demo import EXAMPLES, run_demo
 
     examples = None if args.no_examples else args.examples or EXAMPLES
-    return run_demo(args.host, args.port, args.aws_port, examples, say=_say)
+    return run_demo(args.host, args.port, args.aws_port, examples, batching_window=args.batching_window, say=_say)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 import boto3
+from botocore.config import Config
 
 from podpages.local import LOCAL_ENDPOINT
 from podpages.local.aws import REGION, local_environment
@@ -34,7 +35,10 @@ def local_target(endpoint: str = LOCAL_ENDPOINT) -> Target:
         aws_session_token=environment["AWS_SESSION_TOKEN"],
         region_name=REGION,
     )
-    s3, sqs = session.client("s3", endpoint_url=endpoint), session.client("sqs", endpoint_url=endpoint)
+    # Fail fast when nothing answers: a local stack is either running or not.
+    config = Config(connect_timeout=2, retries={"mode": "standard", "max_attempts": 2})
+    s3 = session.client("s3", endpoint_url=endpoint, config=config)
+    sqs = session.client("sqs", endpoint_url=endpoint, config=config)
     names = function_environment("RenderFunction")
     return Target(
         s3,

@@ -28,8 +28,10 @@ def run_demo(
     aws_port: int,
     examples: Path | None = EXAMPLES,
     visibility_timeout: int = VISIBILITY_TIMEOUT,
+    batching_window: float | None = None,
     say: Callable[[str], None] = print,
 ) -> int:
+    """Run until Ctrl-C. `batching_window` overrides the template's MaximumBatchingWindowInSeconds."""
     for what, number in (("--port", port), ("--aws-port", aws_port)):
         _check_free(host, number, what)
     stop = threading.Event()
@@ -49,7 +51,9 @@ def run_demo(
             resources.queue_url,
             functions["RenderFunction"],
             batch_size=int(batching["BatchSize"]),
-            batching_window=float(batching["MaximumBatchingWindowInSeconds"]),
+            batching_window=float(
+                batching["MaximumBatchingWindowInSeconds"] if batching_window is None else batching_window
+            ),
         )
         cdn = LocalCdn((host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"])
         threads = [
@@ -104,6 +108,7 @@ def _interrupt() -> None:
 
 def _check_free(host: str, port: int, option: str) -> None:
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do: TIME_WAIT is no owner
         try:
             probe.bind((host, port))
         except OSError:

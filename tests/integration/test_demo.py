@@ -1,0 +1,146 @@
+"""`podpages demo` end to end, as a new user meets it: its own process, the sample catalogue
+published through S3, SQS and the render function, the site and the API over HTTP, episodes of
+our own published and unpublished with the CLI, and Ctrl-C leaving nothing behind."""
+
+import json
+import socket
+from datetime import datetime, timedelta
+
+import pytest
+from lxml import html
+
+from support.catalogs import episode_document
+from support.demo import Demo, eventually
+from support.paths import EXAMPLES
+
+SEED = "backend-flexibility-revolution"
+SEED_PAGE = f"/pytorch/{SEED}/"
+NEW = "right-after-the-seed"
+NEW_PAGE = f"/pytorch/{NEW}/"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    with Demo("--batching-window", "0.5") as running:
+        yield running
+
+
+def nearby_titles(page: bytes) -> list[str]:
+    return html.fromstring(page).xpath("//section[@aria-labelledby='nearby']//a/text()")
+
+
+def api_slugs(demo: Demo, episode: str) -> list[str] | None:
+    status, _headers, body = demo.get(f"/api/shows/pytorch/episodes/{episode}/nearby")
+    return [item["slug"] for item in json.loads(body)["items"]] if status == 200 else None
+
+
+def write_episode(folder, slug: str, document: dict):
+    path = folder / "episodes" / "pytorch" / f"{slug}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_the_demo_publishes_the_examples_and_serves_them_as_cloudfront_would(demo):
+    status, headers, page = demo.get(SEED_PAGE)
+    no_slash = demo.get(SEED_PAGE.rstrip("/"))[0]
+    feed = demo.get("/pytorch/feed.xml")
+    missing = demo.get("/pytorch/no-such-episode/")[0]
+
+    assert "21 published, 0 unpublished, 0 rejected, 0 pending" in "\n".join(demo.output)
+    assert (status, no_slash, missing) == (200, 200, 404)
+    assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Cache-Control"].startswith("public")
+    assert headers["X-Content-Type-Options"] == "nosniff" and "default-src 'none'" in headers["Content-Security-Policy"]
+    assert b"<h1>PyTorch: Backend Flexibility Revolution</h1>" in page
+    assert feed[0] == 200 and feed[1]["Content-Type"] == "application/rss+xml; charset=utf-8"
+    assert demo.get("/sitemap.xml")[0] == demo.get("/robots.txt")[0] == 200
+
+
+def test_the_api_answers_under_api_as_the_http_api_would(demo):
+    status, headers, body = demo.get(f"/api/shows/pytorch/episodes/{SEED}/nearby?limit=3")
+    fragment = demo.get(f"/api/shows/pytorch/episodes/{SEED}/nearby", {"Accept": "text/html"})
+    etag = demo.get(f"/api/shows/pytorch/episodes/{SEED}/nearby?limit=3", {"If-None-Match": headers["ETag"]})
+    off_route = demo.get("/api/shows/pytorch")
+
+    assert status == 200 and len(json.loads(body)["items"]) == 3
+    assert fragment[0] == 200 and fragment[2].decode() in demo.get(SEED_PAGE)[2].decode()
+    assert etag[0] == 304
+    assert off_route[0] == 404 and json.loads(off_route[2]) == {"message": "Not Found"}
+
+
+def test_an_episode_of_our_own_appears_everywhere_then_unpublishing_removes_it(demo, tmp_path):
+    seed = json.loads((EXAMPLES / "episodes" / "pytorch" / f"{SEED}.json").read_text())
+    published = datetime.fromisoformat(seed["published"]) + timedelta(minutes=1)
+    path = write_episode(tmp_path, NEW, episode_document("Right After the Seed", published.isoformat()))
+
+    published_run = demo.cli("publish", str(path))
+
+    assert published_run.returncode == 0, published_run.stdout + published_run.stderr
+    assert "1 published, 0 unpublished, 0 rejected, 0 pending" in published_run.stdout
+    assert demo.get(NEW_PAGE)[0] == 200
+    assert "Right After the Seed" in nearby_titles(demo.get(SEED_PAGE)[2])
+    assert b"Right After the Seed" in demo.get("/pytorch/feed.xml")[2]
+    assert b"/pytorch/right-after-the-seed/" in demo.get("/pytorch/sitemap.xml")[2]
+    assert eventually(lambda: NEW in (api_slugs(demo, SEED) or [])), "the API never listed the new episode"
+
+    removed_run = demo.cli("unpublish", f"episodes/pytorch/{NEW}.json")
+
+    assert removed_run.returncode == 0, removed_run.stdout + removed_run.stderr
+    assert "0 published, 1 unpublished" in removed_run.stdout
+    assert demo.get(NEW_PAGE)[0] == 404
+    assert "Right After the Seed" not in nearby_titles(demo.get(SEED_PAGE)[2])
+    assert b"Right After the Seed" not in demo.get("/pytorch/feed.xml")[2]
+    assert eventually(lambda: api_slugs(demo, NEW) is None and NEW not in (api_slugs(demo, SEED) or []))
+
+
+def test_a_malformed_episode_is_rejected_with_its_reasons_and_never_sent(demo, tmp_path):
+    document = episode_document("", "2026-02-01T10:00:00", duration="four minutes")
+    path = write_episode(tmp_path, "malformed", document)
+
+    run = demo.cli("publish", str(path))
+
+    assert run.returncode == 1
+    assert f"{path}: title: " in run.stdout and f"{path}: published: " in run.stdout
+    assert f"{path}: duration: " in run.stdout
+    assert "0 published, 0 unpublished, 1 rejected, 0 pending" in run.stdout
+    assert demo.get("/pytorch/malformed/")[0] == 404
+
+
+def test_what_only_the_render_function_can_judge_comes_back_from_its_error_report(demo, tmp_path):
+    first = write_episode(tmp_path / "first", "fixed-guid", episode_document("Fixed GUID", guid="guid-one"))
+    second = write_episode(tmp_path / "second", "fixed-guid", episode_document("Fixed GUID", guid="guid-two"))
+    assert demo.cli("publish", str(first)).returncode == 0
+
+    run = demo.cli("publish", str(second))
+    status = demo.cli("status")
+
+    assert run.returncode == 1
+    assert f"{second}: guid: was 'guid-one' at first publish and cannot change" in run.stdout
+    assert status.returncode == 0
+    assert "render queue: 0 waiting, 0 in flight" in status.stdout
+    assert "dead-letter queue: 0 messages" in status.stdout
+    assert "episodes/pytorch/fixed-guid.json" in status.stdout and "guid: was 'guid-one'" in status.stdout
+
+
+def test_the_cli_says_so_when_no_stack_answers(tmp_path):
+    path = write_episode(tmp_path, "nowhere", episode_document("Nowhere"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+
+    run = Demo.cli_at(closed, "publish", str(path))
+
+    assert run.returncode == 2 and "is `make demo` running?" in run.stderr
+
+
+def test_ctrl_c_stops_the_demo_and_frees_its_ports():
+    demo = Demo("--no-examples", "--batching-window", "0.5")
+    with demo:
+        assert demo.get("/sitemap.xml")[0] == 404  # nothing published yet
+
+        code = demo.stop()
+
+    assert code == 0 and demo.output[-1] == "stopped."
+    for port in (demo.port, demo.aws_port):
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=2).close()
