@@ -3,15 +3,23 @@ published through S3, SQS and the render function, the site and the API over HTT
 our own published and unpublished with the CLI, and Ctrl-C leaving nothing behind."""
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 from datetime import datetime, timedelta
 
+import boto3
 import pytest
 from lxml import html
 
 from support.catalogs import episode_document
-from support.demo import Demo, eventually
+from support.demo import Demo, eventually, http_get
+from support.local_aws import free_port
 from support.paths import EXAMPLES
+
+LOCAL = {"aws_access_key_id": "local", "aws_secret_access_key": "local"}
 
 SEED = "backend-flexibility-revolution"
 SEED_PAGE = f"/pytorch/{SEED}/"
@@ -144,3 +152,56 @@ def test_ctrl_c_stops_the_demo_and_frees_its_ports():
     for port in (demo.port, demo.aws_port):
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_serve_runs_the_local_cloudfront_and_api_on_their_own(demo):
+    port = free_port()
+    command = [sys.executable, "-m", "podpages.cli", "serve", "--port", str(port), "--endpoint-url", demo.endpoint]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    served = f"http://127.0.0.1:{port}"
+    try:
+        page = eventually(lambda: _status(served + SEED_PAGE) == 200, within=30)
+        api = http_get(f"{served}/api/shows/pytorch/episodes/{SEED}/nearby")
+    finally:
+        server.send_signal(signal.SIGINT)
+        code = server.wait(20)
+
+    assert page and api[0] == 200
+    assert json.loads(api[2])["episode"]["url"] == f"http://127.0.0.1:{port}{SEED_PAGE}"
+    assert code == 0
+
+
+def test_status_reads_a_deployed_stack_named_by_its_outputs(demo):
+    cloudformation = boto3.client("cloudformation", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
+    sqs = boto3.client("sqs", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
+    outputs = {
+        "SourceBucketName": "podpages-source-local",
+        "SiteBucketName": "podpages-site-local",
+        "RenderQueueUrl": sqs.get_queue_url(QueueName="podpages-render-queue")["QueueUrl"],
+        "RenderDeadLetterQueueUrl": sqs.get_queue_url(QueueName="podpages-render-dlq")["QueueUrl"],
+    }
+    stack = {
+        "Resources": {"Placeholder": {"Type": "AWS::SQS::Queue"}},
+        "Outputs": {name: {"Value": value} for name, value in outputs.items()},
+    }
+    cloudformation.create_stack(StackName="podpages-test", TemplateBody=json.dumps(stack))
+    environment = os.environ | {"AWS_ENDPOINT_URL": demo.endpoint, "AWS_DEFAULT_REGION": "us-east-1"}
+    environment |= {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
+
+    run = subprocess.run(
+        [sys.executable, "-m", "podpages.cli", "status", "--stack", "podpages-test"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert "render queue: 0 waiting, 0 in flight, 0 delayed" in run.stdout
+
+
+def _status(url: str) -> int | None:
+    try:
+        return http_get(url)[0]
+    except OSError:  # not listening yet
+        return None

@@ -72,15 +72,20 @@ class Demo:
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        try:
-            with urlopen(Request(self.url + path, headers=headers or {}), timeout=10) as response:
-                return response.status, dict(response.headers), response.read()
-        except HTTPError as error:
-            return error.code, dict(error.headers), error.read()
+        return http_get(self.url + path, headers)
 
     def _read(self) -> None:
         for line in self.process.stdout:
             self.output.append(line.rstrip("\n"))
+
+
+def http_get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body; an HTTP error status is an answer too."""
+    try:
+        with urlopen(Request(url, headers=headers or {}), timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except HTTPError as error:
+        return error.code, dict(error.headers), error.read()
 
 
 def eventually(check, within: float = 20, every: float = 0.25):
