@@ -35,6 +35,8 @@ def run_demo(
     for what, number in (("--port", port), ("--aws-port", aws_port)):
         _check_free(host, number, what)
     stop = threading.Event()
+    # Ctrl-C and SIGTERM both stop it cleanly, even when started in the background with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: _interrupt())
     with LocalAws(host, aws_port) as aws:
         names = template.function_environment("RenderFunction")
