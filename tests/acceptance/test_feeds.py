@@ -1,0 +1,113 @@
+"""Every show's feed, fetched over HTTP from the local stack and read the way podcast apps read it:
+feedparser, Apple's required tags, PSP-1's required and recommended tags, transcripts, dates and
+durations, and GUIDs that never change."""
+
+import email.utils
+import re
+import subprocess
+import sys
+
+import feedparser
+import pytest
+from lxml import etree
+
+from podpages import site_paths
+from podpages.durations import total_seconds
+from podpages.feed import podcast_guid
+from podpages.source_folder import metadata_files
+
+NS = {
+    "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
+    "podcast": "https://podcastindex.org/namespace/1.0",
+    "atom": "http://www.w3.org/2005/Atom",
+}
+# RFC 2822 section 3.3, as RSS 2.0 wants pubDate: a day name, two-digit day, four-digit year, numeric zone.
+RFC_2822 = re.compile(
+    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}"
+    r" \d{2}:\d{2}:\d{2} [+-]\d{4}$"
+)
+APPLE_CHANNEL = ["title", "description", "language", "itunes:image/@href", "itunes:category/@text", "itunes:explicit"]
+APPLE_ITEM = ["title", "enclosure/@url", "enclosure/@length", "enclosure/@type", "guid"]
+PSP1_CHANNEL = ["atom:link[@rel='self']/@href", "link", "podcast:guid", "itunes:author"]
+
+
+@pytest.fixture(scope="module")
+def feeds(site) -> dict[str, bytes]:
+    return {catalog.show: site.page(site_paths.feed(catalog.show)) for catalog in site.catalogs}
+
+
+def channel_of(body: bytes):
+    return etree.fromstring(body).find("channel")
+
+
+def test_feedparser_reads_every_feed_without_a_bozo_flag(site, feeds):
+    for catalog in site.catalogs:
+        parsed = feedparser.parse(feeds[catalog.show])
+
+        assert not parsed.bozo, (catalog.show, parsed.get("bozo_exception"))
+        assert len(parsed.entries) == len(catalog.episodes)
+        assert parsed.feed.title == catalog.show_document.title
+
+
+def test_every_tag_apple_and_psp_1_require_is_there(site, feeds):
+    for catalog in site.catalogs:
+        channel = channel_of(feeds[catalog.show])
+        for path in APPLE_CHANNEL + PSP1_CHANNEL:
+            assert channel.xpath(path, namespaces=NS), (catalog.show, path)
+        assert channel.xpath("atom:link[@rel='self']/@href", namespaces=NS) == [
+            site.url + site_paths.feed(catalog.show)
+        ]
+        assert channel.xpath("podcast:guid/text()", namespaces=NS) == [
+            str(catalog.show_document.guid or podcast_guid(site.url + site_paths.feed(catalog.show)))
+        ]
+        assert channel.xpath("itunes:explicit/text()", namespaces=NS)[0] in ("true", "false")
+        locked = channel.xpath("podcast:locked/text()", namespaces=NS)
+        if catalog.show_document.locked is not None:
+            assert locked == ["yes" if catalog.show_document.locked else "no"], catalog.show
+        for item in channel.iter("item"):
+            for path in APPLE_ITEM:
+                assert item.xpath(path, namespaces=NS), (catalog.show, item.findtext("title"), path)
+            assert item.xpath("itunes:explicit/text()", namespaces=NS)[0] in ("true", "false")
+
+
+def test_dates_durations_and_transcripts_follow_each_episode(site, feeds):
+    for catalog in site.catalogs:
+        items = {item.findtext("title"): item for item in channel_of(feeds[catalog.show]).iter("item")}
+        for entry in catalog.episodes:
+            item = items[entry.episode.title]
+            published = item.findtext("pubDate")
+            assert RFC_2822.match(published), published
+            assert email.utils.parsedate_to_datetime(published) == entry.published.replace(microsecond=0)
+            assert item.xpath("itunes:duration/text()", namespaces=NS) == [str(total_seconds(entry.episode.duration))]
+            transcripts = item.xpath("podcast:transcript/@url", namespaces=NS)
+            expected = [site.url + site_paths.transcript(catalog.show, entry.slug)] if entry.transcript else []
+            assert transcripts == expected, entry.slug
+            if transcripts:
+                assert site.get(site_paths.transcript(catalog.show, entry.slug))[0] == 200
+
+
+def test_guids_are_unique_and_stable_across_re_uploads_and_a_from_scratch_render(site, feeds, tmp_path):
+    before = {show: channel_of(body).xpath("item/guid/text()") for show, body in feeds.items()}
+    uploads = [str(path) for path in metadata_files([site.catalogue])]
+
+    republished = subprocess.run(
+        [sys.executable, "-m", "podpages.cli", "publish", *uploads, "--endpoint-url", site.demo.endpoint],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    rendered = subprocess.run(
+        [sys.executable, "-m", "podpages.cli", "render", str(site.catalogue), "--out", str(tmp_path / "site")]
+        + ["--site-url", site.url],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+    assert republished.returncode == 0 or "rejected" in republished.stdout, republished.stderr
+    assert rendered.returncode in (0, 1), rendered.stderr
+    for show, guids in before.items():
+        assert len(set(guids)) == len(guids), show
+        after = channel_of(site.page(site_paths.feed(show))).xpath("item/guid/text()")
+        scratch = channel_of((tmp_path / "site" / show / "feed.xml").read_bytes()).xpath("item/guid/text()")
+        assert after == guids == scratch, show
