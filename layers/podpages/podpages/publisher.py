@@ -92,7 +92,7 @@ class Publisher:
                 logger.info("catalog changed under us; folding again", show=show)
         else:
             raise CatalogConflict(show)
-        self.keep_indexed(show, listed=not update.after.is_empty)
+        self.keep_indexed(update.after)
         for change, error in update.rejected:
             self.reject(next(read.event for read in reads if read.change is change), error)
         # A report is moot once its key holds a published upload, or none at all.
@@ -111,20 +111,28 @@ class Publisher:
         self.site.apply(plan.puts, plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
-    def keep_indexed(self, show: str, listed: bool) -> None:
-        """Make the sitemap index name the show exactly when it has a catalog.
+    def keep_indexed(self, catalog: Catalog) -> None:
+        """Make the sitemap index list exactly the show's sitemap parts: all of them while it has
+        a catalog, none once it has not.
 
         This runs after the commit, and even when a publish changed nothing, so a retry heals an
         index write that failed. The index changes only over the version read before listing the
-        catalogs, so two shows appearing at once cannot drop each other from it.
+        catalogs, so two shows changing at once cannot drop each other from it.
         """
         key = site_paths.object_key(site_paths.SITEMAP_INDEX)
+        parts = sitemaps.sitemap_parts(catalog)
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             current = self.site.read(key)
-            indexed = current is not None and show in sitemaps.indexed_shows(current.body, self.settings)
-            if indexed == listed:
+            indexed = sitemaps.indexed_parts(current.body, self.settings) if current else {}
+            if indexed.get(catalog.show, 0) == parts:
                 return
-            plan = site_plan(self.source.list_shows(), self.settings)
+            # The shows come from their catalogs, as before, but the others' part counts come from
+            # the index just read: reading every catalog would make one publish cost as much as the
+            # whole site. Each show writes its own count here after its commit, over the version it
+            # read, so copying the counts loses none. A show not indexed yet has yet to reach this
+            # step, which will set its count over our version; until then it lists its first part.
+            shows = {show: indexed.get(show, 1) for show in self.source.list_shows()}
+            plan = site_plan(shows | {catalog.show: parts}, self.settings)
             try:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:

@@ -2,12 +2,13 @@
 
 A publish re-renders only what depends on what changed: the changed episodes' pages, the
 pages whose nearby lists now differ, the archive pages of the years touched, and the
-show's feed, page and sitemap. That keeps its cost flat however large the show grows.
+show's feed, page and sitemap parts. That keeps its cost flat however large the show grows.
 """
 
 from dataclasses import dataclass, field
 
 from podpages.catalog import Catalog, CatalogEntry
+from podpages.sitemaps import sitemap_parts
 
 
 @dataclass
@@ -16,12 +17,16 @@ class Refresh:
     years: set[int] = field(default_factory=set)  # archive pages, likewise
     transcripts: dict[str, str | None] = field(default_factory=dict)  # full text to publish, or None to delete
     listings: bool = False  # the show's feed, page and sitemap
+    # With listings: the most sitemap parts the site may hold for the show, so that those past
+    # the catalog's own, left by a show that has shrunk, are deleted.
+    sitemap_parts: int = 0
 
     def __ior__(self, other: "Refresh") -> "Refresh":
         self.episodes |= other.episodes
         self.years |= other.years
         self.transcripts |= other.transcripts
         self.listings |= other.listings
+        self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
         return self
 
     def __bool__(self) -> bool:
@@ -35,16 +40,19 @@ def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
         years=set(catalog.years()),
         transcripts=dict(transcripts),
         listings=not catalog.is_empty,
+        sitemap_parts=sitemap_parts(catalog),
     )
 
 
 def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
+    parts = max(sitemap_parts(old), sitemap_parts(new))
     if old.show_document != new.show_document:
         return Refresh(
             episodes={entry.slug for entry in (*old.episodes, *new.episodes)},
             years={*old.years(), *new.years()},
             listings=True,
+            sitemap_parts=parts,
         )
     changed = {slug for slug in _slugs(old) | _slugs(new) if _differs(old.entry(slug), new.entry(slug))}
     pages = set(changed)
@@ -56,7 +64,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
                 if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
-    return Refresh(episodes=pages, years=years, listings=bool(changed))
+    return Refresh(episodes=pages, years=years, listings=bool(changed), sitemap_parts=parts)
 
 
 def _slugs(catalog: Catalog) -> set[str]:

@@ -1,6 +1,6 @@
 """Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 
 from podpages import pages, site_objects, site_paths, sitemaps
@@ -38,23 +38,26 @@ def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
     if refresh.listings:
         if catalog.is_empty:
             plan.deletes += [
-                site_paths.object_key(path)
-                for path in (site_paths.feed(show), site_paths.show_home(show), site_paths.show_sitemap(show))
+                site_paths.object_key(site_paths.feed(show)),
+                site_paths.object_key(site_paths.show_home(show)),
             ]
         else:
-            plan.puts += [
-                feed(catalog, settings),
-                pages.show_page(catalog, settings),
-                sitemaps.show_sitemap(catalog, settings),
-            ]
+            plan.puts += [feed(catalog, settings), pages.show_page(catalog, settings)]
+            plan.puts += sitemaps.show_sitemaps(catalog, settings)
+        # Parts past the catalog's own are left from when the show was larger.
+        plan.deletes += [
+            site_paths.object_key(site_paths.show_sitemap(show, part))
+            for part in range(sitemaps.sitemap_parts(catalog) + 1, refresh.sitemap_parts + 1)
+        ]
     return plan
 
 
-def site_plan(shows: Iterable[str], settings: Settings) -> Plan:
-    """The files that belong to the whole site, not to one show; a site with no shows has none,
-    since a sitemap index must list at least one sitemap."""
-    shows = set(shows)
-    files = [sitemaps.sitemap_index(shows, settings), sitemaps.robots(settings), default_cover()] if shows else []
+def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
+    """The files that belong to the whole site, not to one show, given how many sitemap parts each
+    show has (none: it is not published). A site with no shows has none of them, since a sitemap
+    index must list at least one sitemap; index files cannot nest, so the index lists every part."""
+    listed = [site_paths.show_sitemap(show, part) for show in sorted(parts) for part in range(1, parts[show] + 1)]
+    files = [sitemaps.sitemap_index(listed, settings), sitemaps.robots(settings), default_cover()] if listed else []
     keys = [
         site_paths.object_key(path) for path in (site_paths.SITEMAP_INDEX, site_paths.ROBOTS, site_paths.DEFAULT_COVER)
     ]

@@ -25,8 +25,9 @@ def feed(show: str) -> str:
     return f"/{show}/feed.xml"
 
 
-def show_sitemap(show: str) -> str:
-    return f"/{show}/sitemap.xml"
+def show_sitemap(show: str, part: int = 1) -> str:
+    """Part 1 keeps the address a show's one sitemap always had; the protocol caps a file's URLs."""
+    return f"/{show}/sitemap.xml" if part == 1 else f"/{show}/sitemap-{part}.xml"
 
 
 def object_key(path: str) -> str:

@@ -10,6 +10,7 @@ from podpages.refresh import everything
 from podpages.settings import Settings
 from podpages.show_site import show_plan, site_plan
 from podpages.site_objects import Plan
+from podpages.sitemaps import sitemap_parts
 
 SITE = ""  # the label of the plan that belongs to no show
 
@@ -20,4 +21,4 @@ def render_site(
     """Each show's plan in turn, labelled with its slug, then the site's own files."""
     for show, catalog in sorted(catalogs.items()):
         yield show, show_plan(catalog, everything(catalog, transcripts.get(show, {})), settings)
-    yield SITE, site_plan({show for show, catalog in catalogs.items() if not catalog.is_empty}, settings)
+    yield SITE, site_plan({show: sitemap_parts(catalog) for show, catalog in catalogs.items()}, settings)
