@@ -101,7 +101,7 @@ def test_episodes_before_their_show_document_are_published_with_defaults_then_re
     assert stack.site_objects() == stack.from_scratch(tmp_path)
 
 
-def test_a_redelivered_event_writes_nothing(stack, s3_calls):
+def test_a_redelivered_event_writes_nothing_but_takes_its_turn(stack, s3_calls):
     publish_pytorch(stack)
     key = f"episodes/pytorch/{SEED}.json"
     stack.upload(key, (EXAMPLES / key).read_bytes().replace(b"Backend Flexibility", b"Backend Flex"))
@@ -118,7 +118,13 @@ def test_a_redelivered_event_writes_nothing(stack, s3_calls):
 
     assert delivery.failed == []
     assert catalog_of(stack, "pytorch") == catalog
-    assert s3_calls == [("GetObject", key), ("GetObject", "catalog/pytorch.json"), ("GetObject", "sitemap.xml")]
+    assert s3_calls == [
+        ("GetObject", key),
+        ("PutObject", "locks/pytorch.json"),  # the show's lease: one publish of a show at a time
+        ("GetObject", "catalog/pytorch.json"),
+        ("GetObject", "sitemap.xml"),
+        ("DeleteObject", "locks/pytorch.json"),
+    ]
 
 
 def test_an_event_older_than_the_published_state_is_a_no_op(stack):

@@ -34,6 +34,10 @@ class CatalogConflict(WriteConflict):
     """Someone else committed the show's catalog between our read and our write."""
 
 
+class ShowBusy(PodpagesError):
+    """Another invocation holds the show's lease for longer than we wait; the work is retried later."""
+
+
 class InvalidRequest(PodpagesError):
     """An API request names something that cannot exist: a malformed slug, a `limit` out of range."""
 

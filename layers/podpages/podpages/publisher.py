@@ -17,6 +17,7 @@ from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.refresh import Refresh
 from podpages.settings import Settings
+from podpages.show_lease import show_lease
 from podpages.show_site import show_plan, site_plan
 from podpages.show_update import fold
 from podpages.source_keys import Kind, is_upload_key, parse_source_key
@@ -35,10 +36,13 @@ class Read:
 
 
 class Publisher:
-    def __init__(self, source: SourceBucket, site: SiteBucket, settings: Settings):
+    def __init__(self, source: SourceBucket, site: SiteBucket, settings: Settings, lease=show_lease):
+        """`lease(source, show)` guards each show's publish; tests swap it to stage a rival whose
+        lease expired under it."""
         self.source = source
         self.site = site
         self.settings = settings
+        self.lease = lease
 
     def read(self, event: UploadEvent) -> Read | None:
         """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
@@ -74,7 +78,12 @@ class Publisher:
             self.publish_show(show, show_reads)
 
     def publish_show(self, show: str, reads: list[Read]) -> None:
-        """Fold `reads` into the show's catalog, write what went stale, then commit the catalog."""
+        """Under the show's lease, fold `reads` into its catalog, write what went stale, then
+        commit the catalog."""
+        with self.lease(self.source, show):
+            self._publish_show(show, reads)
+
+    def _publish_show(self, show: str, reads: list[Read]) -> None:
         written = Refresh()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             stored = self.source.read_catalog(show)

@@ -15,6 +15,7 @@ EPISODES_PREFIX = "episodes/"
 SHOWS_PREFIX = "shows/"
 CATALOG_PREFIX = "catalog/"
 ERRORS_PREFIX = "errors/"
+LEASES_PREFIX = "locks/"
 METADATA_SUFFIX = ".json"
 MAX_DOCUMENT_BYTES = 1024 * 1024  # the most an upload may hold (contract v1)
 

@@ -9,7 +9,7 @@ from botocore.exceptions import ClientError
 
 from podpages.errors import CatalogConflict, WriteConflict
 from podpages.site_objects import Plan, SiteObject
-from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, MAX_DOCUMENT_BYTES
+from podpages.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES
 
 if TYPE_CHECKING:  # at run time the adapter moves bytes; the nearby API never loads the catalog models
     from podpages.catalog import Catalog
@@ -85,6 +85,30 @@ class SourceBucket:
             if _error_code(error) in _CONFLICTS:
                 raise CatalogConflict(catalog.show) from error
             raise
+
+    def write_lease(self, show: str, body: bytes, etag: str | None) -> str | None:
+        """Create the show's lease, or replace the version read with `etag`; its new ETag, or None
+        when someone else's write came first."""
+        condition = {"IfMatch": etag} if etag else {"IfNoneMatch": "*"}
+        try:
+            response = self.client.put_object(Bucket=self.name, Key=lease_key(show), Body=body, **condition)
+        except ClientError as error:
+            if _error_code(error) in _CONFLICTS:
+                return None
+            raise
+        return response["ETag"]
+
+    def read_lease(self, show: str) -> Stored | None:
+        response = _get(self.client, self.name, lease_key(show))
+        return None if response is None else Stored(response["Body"].read(), response["ETag"])
+
+    def delete_lease(self, show: str, etag: str) -> None:
+        """Remove our lease, unless it has since been taken over."""
+        try:
+            self.client.delete_object(Bucket=self.name, Key=lease_key(show), IfMatch=etag)
+        except ClientError as error:
+            if _error_code(error) not in _CONFLICTS:
+                raise
 
     def list_shows(self) -> set[str]:
         """Every show with a catalog: the shows the site publishes."""
@@ -169,6 +193,10 @@ def _get(client, bucket: str, key: str, **options) -> dict | None:
 
 def catalog_key(show: str) -> str:
     return f"{CATALOG_PREFIX}{show}.json"
+
+
+def lease_key(show: str) -> str:
+    return f"{LEASES_PREFIX}{show}.json"
 
 
 def error_report_key(key: str) -> str:

@@ -1,0 +1,97 @@
+"""A show's lease against moto's in-process S3: one holder at a time, released after use, busy
+after the wait, and taken over once its holder's time has run out."""
+
+import json
+import threading
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from podpages.errors import ShowBusy
+from podpages.show_lease import LEASE_SECONDS, show_lease
+from podpages.storage import SourceBucket
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def source(monkeypatch):
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket="source-bucket")
+        yield SourceBucket(client, "source-bucket")
+
+
+def test_a_lease_is_held_during_the_work_and_released_after(source):
+    with show_lease(source, "daily"):
+        held = json.loads(source.read_lease("daily").body)
+
+    assert held["expires"] > 0 and source.read_lease("daily") is None
+
+
+def test_a_lease_is_released_when_the_work_fails(source):
+    with pytest.raises(RuntimeError), show_lease(source, "daily"):
+        raise RuntimeError("the publish failed")
+
+    assert source.read_lease("daily") is None
+
+
+def test_a_second_taker_waits_then_gives_up_as_busy(source):
+    clock = Clock()
+    with show_lease(source, "daily", clock=clock, sleep=clock.sleep):
+        with (
+            pytest.raises(ShowBusy, match="daily"),
+            show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=5),
+        ):
+            pass
+        assert source.read_lease("daily") is not None  # the holder still has it
+
+
+def test_other_shows_do_not_wait(source):
+    with show_lease(source, "daily"), show_lease(source, "weekly"):
+        assert source.read_lease("daily") and source.read_lease("weekly")
+
+
+def test_an_expired_lease_is_taken_over_and_its_old_holder_cannot_release_the_new_one(source):
+    clock = Clock()
+    stale = show_lease(source, "daily", clock=clock, sleep=clock.sleep)
+    stale.__enter__()  # a holder that timed out and never came back
+    clock.now += LEASE_SECONDS + 1
+
+    with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0):
+        stale.__exit__(None, None, None)  # too late: the lease is no longer the one it took
+        assert source.read_lease("daily") is not None
+    assert source.read_lease("daily") is None
+
+
+def test_of_many_concurrent_takers_one_holds_the_lease_at_a_time(source):
+    holding, most = [], []
+    lock = threading.Lock()
+
+    def work():
+        with show_lease(source, "daily"):
+            with lock:
+                holding.append(1)
+                most.append(len(holding))
+            threading.Event().wait(0.01)
+            with lock:
+                holding.pop()
+
+    workers = [threading.Thread(target=work) for _ in range(6)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
+    assert max(most) == 1 and len(most) == 6
