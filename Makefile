@@ -28,7 +28,14 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-install: $(VENV)/.installed ## create .venv on Python 3.13 and install podpages with its test tools
+# checkov pins a boto3 that aws-sam-cli cannot share, so it lives in a venv of its own.
+CHECKOV_VERSION := 3.3.30
+$(VENV)/bin/checkov: $(VENV)/.installed
+	$(PYTHON) -m venv $(VENV)/opt/checkov
+	$(VENV)/opt/checkov/bin/pip install --quiet checkov==$(CHECKOV_VERSION)
+	ln -sf ../opt/checkov/bin/checkov $@
+
+install: $(VENV)/.installed $(VENV)/bin/checkov ## create .venv on Python 3.13 and install podpages with its test tools
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund

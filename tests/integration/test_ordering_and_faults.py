@@ -26,6 +26,16 @@ def catalogs_in_bucket(stack) -> dict[str, Catalog]:
     }
 
 
+def deliver_while_puts_fail(stack, render_function, fail):
+    """Deliver the queue with `fail(params)` hooked before every PutObject the handler sends."""
+    events = render_function.s3.meta.events
+    events.register("before-parameter-build.s3.PutObject", fail, unique_id="fail-puts")
+    try:
+        return stack.deliver()
+    finally:
+        events.unregister("before-parameter-build.s3.PutObject", unique_id="fail-puts")
+
+
 def content(catalog: Catalog):
     return catalog.document, [entry.content() for entry in catalog.episodes]
 
@@ -160,12 +170,7 @@ def test_a_show_that_fails_returns_only_its_messages_and_redelivery_completes_it
                 {"Error": {"Code": "SlowDown", "Message": "Please reduce your request rate."}}, "PutObject"
             )
 
-    events = render_function.s3.meta.events
-    events.register("before-parameter-build.s3.PutObject", throttle_flaky, unique_id="throttle")
-    try:
-        first = stack.deliver()
-    finally:
-        events.unregister("before-parameter-build.s3.PutObject", unique_id="throttle")
+    first = deliver_while_puts_fail(stack, render_function, throttle_flaky)
 
     assert len(first.failed) == 1 and first.delivered == 1
     assert "healthy/one/index.html" in stack.keys(stack.site)
@@ -193,3 +198,27 @@ def test_a_direct_s3_event_raises_on_a_transient_failure_so_lambda_retries(stack
     finally:
         events.unregister("before-parameter-build.s3.PutObject", unique_id="unavailable")
     assert stack.keys(stack.source, "catalog/") == set()
+
+
+def test_listings_lost_after_the_commit_are_written_again_by_the_redelivery(stack, tmp_path, render_function):
+    stack.upload("episodes/daily/first.json", json.dumps(episode_document("First", "2026-01-01T09:00:00Z")))
+    stack.deliver()
+    stack.upload("episodes/daily/second.json", json.dumps(episode_document("Second", "2026-01-02T09:00:00Z")))
+    failed = []
+
+    # The catalog commits, then the feed's write fails for good: the listings lag the catalog.
+    def lose_the_feed(params, **_):
+        if params.get("Key") == "daily/feed.xml" and not failed:
+            failed.append(True)
+            raise ClientError({"Error": {"Code": "InternalError", "Message": "injected"}}, "PutObject")
+
+    first = deliver_while_puts_fail(stack, render_function, lose_the_feed)
+    assert failed and len(first.failed) == 1
+    assert b"Second" in stack.read(stack.source, "catalog/daily.json")
+    assert b"Second" not in stack.read(stack.site, "daily/feed.xml")  # never a feed ahead of the catalog
+
+    second = stack.deliver()  # the same message again: its fold is a no-op
+
+    assert second.failed == []
+    assert b"Second" in stack.read(stack.site, "daily/feed.xml")
+    assert stack.site_objects() == stack.from_scratch(tmp_path)

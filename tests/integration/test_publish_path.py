@@ -122,6 +122,7 @@ def test_a_redelivered_event_writes_nothing_but_takes_its_turn(stack, s3_calls):
         ("GetObject", key),
         ("PutObject", "locks/pytorch.json"),  # the show's lease: one publish of a show at a time
         ("GetObject", "catalog/pytorch.json"),
+        ("GetObject", "pytorch/feed.xml"),  # nothing new: are the listings as current as the catalog?
         ("GetObject", "sitemap.xml"),
         ("DeleteObject", "locks/pytorch.json"),
     ]

@@ -178,3 +178,14 @@ def test_guids_are_stable_across_re_renders_and_re_uploads():
         return etree.fromstring(feed(c, SETTINGS).body).xpath("//item/guid/text()")
 
     assert guids(catalog) == guids(edited) and len(set(guids(catalog))) == 3
+
+
+def test_artwork_itunes_cannot_take_stays_out_of_itunes_image_and_the_feed_still_renders():
+    catalog = Catalog(show="s").apply(put_show("s", show_document(image="https://cdn.example.com/s.webp")), 1500)
+    catalog = catalog.apply(put_episode("s", "e", episode_document(image="https://cdn.example.com/e.webp")), 1500)
+
+    channel = etree.fromstring(feed(catalog, SETTINGS).body).find("channel")
+
+    assert channel.xpath("itunes:image/@href", namespaces=NS) == [f"{SETTINGS.site_url}/cover.png"]
+    assert channel.xpath("image/url/text()") == ["https://cdn.example.com/s.webp"]
+    assert channel.xpath("item/itunes:image", namespaces=NS) == []

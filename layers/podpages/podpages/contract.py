@@ -5,7 +5,7 @@ Unknown fields are rejected, so that a typo never passes silently.
 """
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -25,7 +25,7 @@ from pydantic import (
 from podpages import apple_categories
 from podpages.durations import iso_duration, parse_duration
 from podpages.errors import ContractError, Problem
-from podpages.plain_text import Line, PlainText
+from podpages.plain_text import Line, PlainText, check_characters
 from podpages.source_keys import MAX_DOCUMENT_BYTES
 
 CONTRACT_VERSION = 1
@@ -34,6 +34,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def _https_url(value: str) -> str:
+    check_characters(value)  # pages and feeds print it: XML 1.0 cannot carry a control character
     parts = urlsplit(value)
     if parts.scheme != "https" or not parts.hostname:
         raise ValueError("must be an https:// URL")
@@ -52,6 +53,37 @@ def _audio_type(value: str) -> str:
     return value
 
 
+# RFC 3339's date-time, with the space its note allows; the offset is checked by AwareDatetime, so that a
+# naive time is reported as one. pydantic alone would take a string of digits as a Unix time.
+RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})?")
+
+
+def _rfc3339_text(value: object) -> object:
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or not RFC3339.fullmatch(value):
+        raise ValueError("must be an RFC 3339 date-time with an offset, such as 2026-01-28T11:05:41Z")
+    return value
+
+
+def _four_digit_utc_year(value: datetime) -> datetime:
+    """Pages, feeds and archive paths print the year in UTC; it must exist and have four digits."""
+    try:
+        year = value.astimezone(UTC).year
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is in year 0 in UTC; 9999-12-31T23:00:00-02:00 in 10000
+        year = 0
+    if year < 1000:
+        raise ValueError("must fall between the years 1000 and 9999 in UTC")
+    return value
+
+
+def _duration(value: object) -> timedelta:
+    try:
+        return parse_duration(value)
+    except OverflowError:  # more days than a timedelta holds, so far over the limit
+        raise ValueError("must be at most 48 hours (PT48H)") from None
+
+
 def _description_bytes(value: str) -> str:
     if len(value.encode()) > 4000:
         raise ValueError("must be at most 4000 bytes of UTF-8")
@@ -66,7 +98,7 @@ HttpsUrl = Annotated[
 ]
 Duration = Annotated[
     timedelta,
-    BeforeValidator(parse_duration),
+    BeforeValidator(_duration),
     PlainSerializer(iso_duration, return_type=str),
     WithJsonSchema(
         {
@@ -85,7 +117,15 @@ Language = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 PodcastGuid = Annotated[
     str, Field(pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 ]
-Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")]
+Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$"), AfterValidator(check_characters)]
+# Lax, so that the string the RFC 3339 check passes on is parsed: after a before-validator, strict mode
+# would take nothing but a datetime.
+Published = Annotated[
+    AwareDatetime,
+    Field(strict=False, description="RFC 3339 date-time with an offset"),
+    BeforeValidator(_rfc3339_text),
+    AfterValidator(_four_digit_utc_year),
+]
 
 
 class Contract(BaseModel):
@@ -104,7 +144,7 @@ class Episode(Contract):
     """One episode, uploaded as `episodes/<show>/<episode>.json`."""
 
     title: Annotated[Line, Field(max_length=200)]
-    published: Annotated[AwareDatetime, Field(description="RFC 3339 date-time with an offset")]
+    published: Published
     duration: Duration
     summary: Annotated[PlainText, Field(max_length=4000)]
     audio: Audio
@@ -164,8 +204,15 @@ def _parse[Model: Contract](model: type[Model], body: bytes) -> Model:
 
 
 def problems(error: ValidationError) -> list[Problem]:
-    """One `Problem` per pydantic error, named by its dotted field path."""
+    """One `Problem` per pydantic error, named by its dotted field path.
+
+    pydantic counts a list's length after dropping its invalid items, so `["Techology"]` would also be
+    "too short, not 0"; that count is left out when an item of the list is already reported.
+    """
+    details = error.errors(include_url=False)
+    reported_items = {detail["loc"][:-1] for detail in details if detail["loc"]}
     return [
         Problem(".".join(str(part) for part in detail["loc"]) or DOCUMENT, detail["msg"].removeprefix("Value error, "))
-        for detail in error.errors(include_url=False)
+        for detail in details
+        if not (detail["type"] == "too_short" and detail["loc"] in reported_items)
     ]

@@ -39,7 +39,9 @@ def feed(catalog: Catalog, settings: Settings) -> SiteObject:
     fg.link(href=feed_url, rel="self", type="application/rss+xml")
     fg.link(href=show.link or show_url, rel="alternate")  # the channel <link> is the last one set
     fg.podcast.itunes_author(show.author)
-    fg.podcast.itunes_image(image)
+    # feedgen takes only .jpg and .png artwork for itunes:image; other artwork stays on the page and in
+    # the RSS <image>, and Apple's required tag names the default cover instead.
+    fg.podcast.itunes_image(image if _itunes_artwork(image) else settings.site_url + site_paths.DEFAULT_COVER)
     fg.podcast.itunes_type("episodic")
     for name in show.categories:
         category, subcategory = apple_categories.place(name)
@@ -70,7 +72,7 @@ def feed(catalog: Catalog, settings: Settings) -> SiteObject:
             item.podcast.itunes_episode(episode.episode_number)
         if episode.season:
             item.podcast.itunes_season(episode.season)
-        if episode.image:
+        if episode.image and _itunes_artwork(episode.image):
             item.podcast.itunes_image(episode.image)
         item.apple.explicit = show.explicit if episode.explicit is None else episode.explicit
         if entry.transcript:
@@ -78,3 +80,8 @@ def feed(catalog: Catalog, settings: Settings) -> SiteObject:
             item.podcastindex.transcripts.append((transcript_url, "text/plain"))
 
     return site_objects.rss(path, fg.rss_str(pretty=True))
+
+
+def _itunes_artwork(url: str) -> bool:
+    """What feedgen accepts as itunes:image (it raises on anything else)."""
+    return url.endswith((".jpg", ".png"))

@@ -14,12 +14,14 @@ from podpages.catalog import Catalog
 from podpages.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.contract import parse_episode, parse_show
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
+from podpages.feed import feed
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.refresh import Refresh
 from podpages.settings import Settings
 from podpages.show_lease import show_lease
-from podpages.show_site import show_plan, site_plan
+from podpages.show_site import listing_plan, page_plan, site_plan
 from podpages.show_update import fold
+from podpages.site_objects import Plan
 from podpages.source_keys import Kind, is_upload_key, parse_source_key
 from podpages.storage import SiteBucket, SourceBucket
 from podpages.upload_events import UploadEvent
@@ -51,6 +53,13 @@ class Publisher:
             return None
         try:
             source = parse_source_key(event.key)
+        except ContractError as error:
+            if event.removed:  # a bad upload taken back: its report goes with it
+                self.source.delete_error_reports([event.key])
+            else:
+                self.reject(event, error)
+            return None
+        try:
             if event.removed:
                 removal = EpisodeRemoved if source.kind is Kind.EPISODE else ShowRemoved
                 return Read(event, removal(source, event.sequencer))
@@ -90,7 +99,7 @@ class Publisher:
             before = Catalog.model_validate_json(stored.body) if stored else Catalog(show=show)
             update = fold(before, [read.change for read in reads], self.settings)
             written |= update.refresh
-            self.write(update.after, written)
+            self.write(page_plan(update.after, written, self.settings))
             if update.after == before:
                 break
             try:
@@ -101,6 +110,10 @@ class Publisher:
                 logger.info("catalog changed under us; folding again", show=show)
         else:
             raise CatalogConflict(show)
+        if update.after == before:
+            self.relist_if_behind(update.after)
+        else:
+            self.write_listings(update.after, written)
         self.keep_indexed(update.after)
         for change, error in update.rejected:
             self.reject(next(read.event for read in reads if read.change is change), error)
@@ -115,10 +128,34 @@ class Publisher:
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
 
-    def write(self, catalog: Catalog, refresh: Refresh) -> None:
-        plan = show_plan(catalog, refresh, self.settings)
+    def write(self, plan: Plan) -> None:
         self.site.apply(plan.puts, plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
+
+    def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
+        """The show's listings, from the committed catalog, so that a reader never sees a feed list
+        an episode whose publish then failed. The feed goes last: while it is current, so are the
+        others, which is what `relist_if_behind` relies on."""
+        plan = listing_plan(catalog, refresh, self.settings)
+        key = site_paths.object_key(site_paths.feed(catalog.show))
+        self.write(
+            Plan([item for item in plan.puts if item.key != key], [other for other in plan.deletes if other != key])
+        )
+        self.write(
+            Plan([item for item in plan.puts if item.key == key], [other for other in plan.deletes if other == key])
+        )
+
+    def relist_if_behind(self, catalog: Catalog) -> None:
+        """A publish that failed after its commit leaves the listings behind the catalog, and its
+        redelivery then folds nothing new. So when nothing is new, the feed is compared with the
+        catalog's, and the listings are written again if it differs."""
+        current = self.site.read(site_paths.object_key(site_paths.feed(catalog.show)))
+        expected = None if catalog.is_empty else feed(catalog, self.settings).body
+        if (current.body if current else None) == expected:
+            return
+        logger.warning("listings behind the catalog; writing them again", show=catalog.show)
+        parts = max(1, sitemaps.sitemap_parts(catalog))
+        self.write_listings(catalog, Refresh(years=set(catalog.years()), listings=True, sitemap_parts=parts))
 
     def keep_indexed(self, catalog: Catalog) -> None:
         """Make the sitemap index list exactly the show's sitemap parts: all of them while it has

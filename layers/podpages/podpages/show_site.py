@@ -13,6 +13,14 @@ from podpages.templating import TEMPLATE_DIRS
 
 
 def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """Everything the refresh asks for: the pages, then the listings."""
+    plan = page_plan(catalog, refresh, settings)
+    plan += listing_plan(catalog, refresh, settings)
+    return plan
+
+
+def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """Episode pages and transcripts: what a publish writes before it commits the catalog."""
     plan = Plan()
     show = catalog.show
     for slug in sorted(refresh.episodes):
@@ -29,6 +37,14 @@ def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
             plan.deletes.append(site_paths.object_key(path))
         else:
             plan.puts.append(site_objects.plain_text(path, text))
+    return plan
+
+
+def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """The pages that list the show's episodes: its year archives, its page, its sitemap parts and
+    its feed. A publish writes them after its commit, so they only ever list committed episodes."""
+    plan = Plan()
+    show = catalog.show
     present = set(catalog.years())
     for year in sorted(refresh.years):
         if year in present:

@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from podpages.local.resources import queue_arn
 
 RECEIVE_MAX = 10  # the most one ReceiveMessage returns
@@ -83,10 +85,15 @@ class EventSourceMapping:
         return total
 
     def run(self, stop: threading.Event, on_delivery: Callable[[Delivery], None] = lambda _delivery: None) -> None:
-        """Poll until `stop` is set, long-polling 1 s at a time so that stopping is prompt."""
+        """Poll until `stop` is set, long-polling 1 s at a time so that stopping is prompt. Like
+        Lambda's poller, it outlives any error: it reports it and polls again."""
         while not stop.is_set():
-            delivery = self.poll(wait_seconds=1)
-            if delivery.invocations:
+            try:
+                delivery = self.poll(wait_seconds=1)
+            except (ClientError, BotoCoreError) as error:
+                delivery = Delivery(errors=[f"polling failed: {error}"])
+                stop.wait(1)
+            if delivery.invocations or delivery.errors:
                 on_delivery(delivery)
 
     def _receive(self, wait_seconds: int) -> list[dict]:
@@ -112,10 +119,19 @@ class EventSourceMapping:
                 if message["MessageId"] in failed:
                     delivery.failed.append(message["MessageId"])
                     if self.retry_at_once:
-                        self.sqs.change_message_visibility(
-                            QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0
-                        )
+                        self._settle(delivery, "change_message_visibility", message, VisibilityTimeout=0)
                 else:
                     delivery.delivered += 1
-                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+                    self._settle(delivery, "delete_message", message)
         return delivery
+
+    def _settle(self, delivery: Delivery, action: str, message: dict, **options) -> None:
+        """Delete a message, or make it visible again. When the batch outlived the visibility
+        timeout, another poller has the message now and this receipt is void; SQS will deliver it
+        again, which at-least-once delivery allows."""
+        try:
+            getattr(self.sqs, action)(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], **options)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") != "ReceiptHandleIsInvalid":
+                raise
+            delivery.errors.append(f"{message['MessageId']}: received again elsewhere before it was settled")
