@@ -61,9 +61,8 @@ integration: install ## run the integration tests: S3 and SQS over HTTP on 127.0
 acceptance: install checkers ## run the acceptance tests: real validators on rendered pages
 	$(BIN)/pytest tests/acceptance
 
-bench: install ## print the nearby API's timings: warm requests at 10,000 episodes, cold start against boto3
-	PYTHONPATH=tests $(BIN)/python bench/nearby_warm.py
-	$(BIN)/python bench/nearby_cold_start.py
+bench: install ## run every benchmark (not part of make test): a table against the targets, and bench/results.json
+	PYTHONPATH=tests $(BIN)/python bench/run.py
 
 demo: install ## run the whole product locally: S3, SQS, the functions, the site and API on http://127.0.0.1:3000
 	$(BIN)/podpages demo --host $(DEMO_HOST) --port $(DEMO_PORT) --aws-port $(DEMO_AWS_PORT)

@@ -63,31 +63,29 @@ def catalog_json(show: str, count: int) -> bytes:
     return json.dumps({"version": 1, "show": show, "document": document, "episodes": episodes}).encode()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=10_000)
-    parser.add_argument("--requests", type=int, default=5_000)
-    options = parser.parse_args()
+def measure(episodes: int = 10_000, requests: int = 5_000) -> dict:
+    """The first request's time and S3 requests, then warm medians and p99s per kind of request."""
     random.seed(7)
+    results: dict = {"episodes": episodes}
     with mock_aws():
         s3 = boto3.client("s3")
         s3.create_bucket(Bucket=os.environ["SOURCE_BUCKET"])
-        body = catalog_json("bench", options.episodes)
+        body = catalog_json("bench", episodes)
         s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.json", Body=body)
         handler, module = load_handler("NearbyFunction")
         calls = []
         module.s3.meta.events.register("before-call.s3", lambda **_: calls.append(1))
-        slugs = [f"episode-{number:05d}" for number in range(options.episodes)]
+        slugs = [f"episode-{number:05d}" for number in range(episodes)]
 
         started = time.perf_counter()
         first = handler(nearby_request("bench", slugs[0]), LambdaContext())
-        cold = time.perf_counter() - started
+        results["catalog_mb"] = round(len(body) / 1e6, 1)
+        results["first_request_ms"] = round((time.perf_counter() - started) * 1000)
+        results["first_request_s3_requests"] = len(calls)
         assert first["statusCode"] == 200, first
-        print(f"catalog: {options.episodes} episodes, {len(body) / 1e6:.1f} MB of JSON")
-        print(f"first request (one GET, parse, index): {cold * 1000:.0f} ms, {len(calls)} S3 request(s)")
 
-        for label, query in (("json", {}), ("json, limit=50", {"limit": "50"}), ("html", {"format": "html"})):
-            events = [nearby_request("bench", random.choice(slugs), query) for _ in range(options.requests)]
+        for label, query in (("json", {}), ("json_limit_50", {"limit": "50"}), ("html", {"format": "html"})):
+            events = [nearby_request("bench", random.choice(slugs), query) for _ in range(requests)]
             handler(events[0], LambdaContext())  # the first HTML request loads Jinja
             calls.clear()
             timings = []
@@ -97,11 +95,21 @@ def main() -> None:
                 timings.append(time.perf_counter() - started)
                 assert response["statusCode"] == 200
             timings.sort()
-            print(
-                f"warm, {label:15} median {statistics.median(timings) * 1e6:6.0f} µs, "
-                f"p99 {timings[int(len(timings) * 0.99)] * 1e6:6.0f} µs "
-                f"over {len(timings)} requests, {len(calls)} S3 requests"
-            )
+            results[f"warm_{label}"] = {
+                "median_us": round(statistics.median(timings) * 1e6),
+                "p99_us": round(timings[int(len(timings) * 0.99)] * 1e6),
+                "requests": len(timings),
+                "s3_requests": len(calls),
+            }
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=5_000)
+    options = parser.parse_args()
+    print(json.dumps(measure(options.episodes, options.requests), indent=2))
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ class CatalogEntry(BaseModel):
     def title(self) -> str:
         return self.episode.title
 
-    @property
+    @cached_property
     def published(self) -> datetime:
         return self.episode.published.astimezone(UTC)
 
@@ -107,13 +107,21 @@ class Catalog(BaseModel):
     def newest(self, count: int) -> list[CatalogEntry]:
         return list(self.episodes[::-1][:count]) if count else list(self.episodes[::-1])
 
+    @cached_property
+    def _by_year(self) -> dict[int, list[CatalogEntry]]:
+        """Each year's episodes, newest first, the newest year first: every listing asks for them."""
+        years: dict[int, list[CatalogEntry]] = {}
+        for entry in reversed(self.episodes):
+            years.setdefault(entry.published.year, []).append(entry)
+        return dict(sorted(years.items(), reverse=True))
+
     def years(self) -> list[int]:
         """Years that have episodes, newest first."""
-        return sorted({entry.published.year for entry in self.episodes}, reverse=True)
+        return list(self._by_year)
 
     def in_year(self, year: int) -> list[CatalogEntry]:
         """That year's episodes, newest first."""
-        return [entry for entry in reversed(self.episodes) if entry.published.year == year]
+        return list(self._by_year.get(year, []))
 
     def apply(self, change: Change, excerpt_chars: int) -> "Catalog":
         """The catalog after `change`, or this very catalog when the change is a no-op: an event

@@ -1,0 +1,195 @@
+"""What a publish costs: one new episode into shows of growing size, a back-fill through the
+queue, and the render path's peak memory. Against moto's S3 and SQS on 127.0.0.1, with the
+render handler template.yaml names and the local event source mapping.
+
+    PYTHONPATH=tests python bench/publishing.py        (make bench runs it with the rest)
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from synthetic import episode_document, write_catalogue
+
+from podpages import sitemaps
+from podpages.local.aws import LocalAws
+from podpages.local.event_source import EventSourceMapping
+from podpages.local.functions import load_functions
+from podpages.local.resources import create_resources
+from podpages.settings import Settings
+from podpages.show_site import listing_plan, page_plan, site_plan
+from podpages.show_update import fold
+from podpages.source_folder import read_change, read_source_folder
+from podpages.storage import SiteBucket, SourceBucket
+
+SITE_URL = "http://127.0.0.1:3000"
+QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
+
+
+class Stack:
+    """moto's server with the template's buckets and queue, and the render handler in this process."""
+
+    def __init__(self, aws: LocalAws):
+        self.aws = aws
+        self.s3, self.sqs = aws.client("s3"), aws.client("sqs")
+        names = {"source": "podpages-source-local", "site": "podpages-site-local"}
+        self.resources = create_resources(self.s3, self.sqs, names["source"], names["site"], visibility_timeout=60)
+        self.render = load_functions(SITE_URL, aws.environment() | QUIET, names=("RenderFunction",))["RenderFunction"]
+        self.source = SourceBucket(self.s3, self.resources.source_bucket)
+        self.site = SiteBucket(self.s3, self.resources.site_bucket)
+        self.calls: list[tuple[str, str]] = []
+        self.render.module.s3.meta.events.register("before-parameter-build.s3", self._count, unique_id="bench-count-s3")
+
+    def _count(self, params, model, **_):
+        self.calls.append((model.name, params.get("Key", "")))
+
+    def reset(self) -> None:
+        self.aws.reset()
+        self.__init__(self.aws)
+
+    def mapping(self, batch_size: int = 10, window: float = 0.0) -> EventSourceMapping:
+        return EventSourceMapping(self.sqs, self.resources.queue_url, self.render, batch_size, window)
+
+    def discard_pending(self) -> None:
+        queue = self.resources.queue_url
+        while messages := self.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10).get("Messages"):
+            for message in messages:
+                self.sqs.delete_message(QueueUrl=queue, ReceiptHandle=message["ReceiptHandle"])
+
+
+def single_publish(stack: Stack, episodes: int) -> dict:
+    """One new episode into a show of `episodes`: its S3 requests, its domain time (the fold and the
+    rendering, no S3), and its end-to-end time through the queue against the local stack."""
+    settings = Settings(site_url=SITE_URL)
+    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
+    catalog = read_source_folder(folder, settings).catalogs["bench"]
+    stack.reset()
+    stack.source.write_catalog(catalog, None)
+    plan = site_plan({"bench": sitemaps.sitemap_parts(catalog)}, settings)
+    stack.site.apply(plan.puts, [])
+    stack.discard_pending()
+
+    new = folder / "episodes" / "bench" / f"episode-{episodes:05d}.json"
+    new.write_text(json.dumps(episode_document(episodes)))
+    started = time.perf_counter()
+    update = fold(catalog, [read_change(new)], settings)
+    written = page_plan(update.after, update.refresh, settings)
+    written += listing_plan(update.after, update.refresh, settings)
+    domain = time.perf_counter() - started
+
+    stack.calls.clear()
+    started = time.perf_counter()
+    stack.s3.put_object(Bucket=stack.resources.source_bucket, Key=f"episodes/bench/{new.name}", Body=new.read_bytes())
+    delivery = stack.mapping().drain()
+    end_to_end = time.perf_counter() - started
+    assert delivery.delivered >= 1 and not delivery.failed, delivery
+    return {
+        "episodes": episodes,
+        "s3_requests": len(stack.calls),
+        "s3_requests_by_operation": dict(Counter(operation for operation, _key in stack.calls)),
+        "objects_written": len(written.puts),
+        "domain_ms": round(domain * 1000, 1),
+        "end_to_end_ms": round(end_to_end * 1000, 1),
+    }
+
+
+def backfill(stack: Stack, uploads: int = 1000, batch_size: int = 100) -> dict:
+    """`uploads` new episodes of one show, uploaded at once and delivered through the queue in
+    batches of the template's size, by one worker."""
+    stack.reset()
+    folder = write_catalogue(Path(tempfile.mkdtemp()), uploads)
+    for path in sorted((folder / "episodes" / "bench").iterdir()):
+        stack.s3.put_object(
+            Bucket=stack.resources.source_bucket, Key=f"episodes/bench/{path.name}", Body=path.read_bytes()
+        )
+    stack.calls.clear()
+    cpu, wall = time.process_time(), time.perf_counter()
+    # The template's MaximumBatchingWindowInSeconds (5): a batch fills up to its size meanwhile.
+    delivery = stack.mapping(batch_size=batch_size, window=5.0).drain(max_rounds=1000)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    assert not delivery.failed, delivery
+    puts = [key for operation, key in stack.calls if operation == "PutObject"]
+    return {
+        "uploads": uploads,
+        "batch_size": batch_size,
+        "workers": 1,
+        "invocations": delivery.invocations,
+        "feed_builds": puts.count("bench/feed.xml"),
+        "catalog_writes": puts.count("catalog/bench.json"),
+        "catalog_conflicts": 0,  # one worker: nothing to race; the stress suite races eight
+        "s3_requests": len(stack.calls),
+        "cpu_s": round(cpu, 2),
+        "wall_s": round(wall, 2),
+    }
+
+
+PEAK = """
+import json, sys
+from pathlib import Path
+from podpages.catalog import Catalog
+from podpages.settings import Settings
+from podpages.show_site import listing_plan, page_plan
+from podpages.show_update import fold
+from podpages.source_folder import read_change
+settings = Settings(site_url="http://127.0.0.1:3000")
+catalog = Catalog.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
+update = fold(catalog, [read_change(Path(sys.argv[2]))], settings)
+plan = page_plan(update.after, update.refresh, settings)
+plan += listing_plan(update.after, update.refresh, settings)
+print(len(plan.puts))
+"""
+
+
+def peak_memory(episodes: int = 10_000) -> dict:
+    """Max RSS of a publish into a show of `episodes` as the render function makes it (parse the
+    catalog, fold, render the stale pages, the feed and the sitemap), and of `podpages render` of
+    the whole show from its files."""
+    settings = Settings(site_url=SITE_URL)
+    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
+    catalog_file = Path(tempfile.mkdtemp()) / "catalog.json"
+    catalog_file.write_text(read_source_folder(folder, settings).catalogs["bench"].model_dump_json())
+    new = Path(tempfile.mkdtemp()) / "episodes" / "bench" / f"episode-{episodes:05d}.json"
+    new.parent.mkdir(parents=True)
+    new.write_text(json.dumps(episode_document(episodes)))
+    publish = _max_rss([sys.executable, "-c", PEAK, str(catalog_file), str(new)])
+    out = Path(tempfile.mkdtemp())
+    render = _max_rss(
+        [sys.executable, "-m", "podpages.cli", "render", str(folder), "--out", str(out), "--site-url", SITE_URL]
+    )
+    return {
+        "episodes": episodes,
+        "catalog_json_mb": round(catalog_file.stat().st_size / 1e6, 1),
+        "single_publish_max_rss_mb": publish,
+        "full_render_max_rss_mb": render,
+    }
+
+
+def _max_rss(command: list[str]) -> float:
+    """The command's peak resident memory, in MB, from a fresh process of its own."""
+    probe = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True)
+    return round(int(result.stdout) / 1024, 1)
+
+
+def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
+    with LocalAws() as aws:
+        stack = Stack(aws)
+        publishes = []
+        for episodes in sizes:
+            print(f"single publish into {episodes} episodes …", file=sys.stderr)
+            publishes.append(single_publish(stack, episodes))
+        print("back-fill of 1,000 …", file=sys.stderr)
+        filled = backfill(stack)
+    print("peak memory at 10,000 …", file=sys.stderr)
+    return {"single_publish": publishes, "backfill": filled, "memory": peak_memory(max(sizes))}
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(), indent=2))

@@ -1,0 +1,95 @@
+"""Deterministic synthetic catalogues for the benchmarks: a folder laid out like the source bucket.
+
+    python bench/synthetic.py OUT_DIR --episodes 10000 [--show bench]
+
+The same arguments always write the same bytes: episode n is published n × 20 hours after the
+first, with a summary, a transcript of a realistic length and a duration that vary with n.
+"""
+
+import argparse
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+START = datetime(2000, 1, 1, 6, tzinfo=UTC)
+WORDS = [
+    "kernel",
+    "scheduler",
+    "compiler",
+    "backend",
+    "tensor",
+    "graph",
+    "runtime",
+    "memory",
+    "cache",
+    "allocator",
+    "driver",
+    "release",
+    "regression",
+    "benchmark",
+    "profiler",
+    "build",
+    "packaging",
+    "tests",
+    "docs",
+    "refactor",
+    "cleanup",
+    "feature",
+    "fix",
+    "review",
+]
+
+
+def text(seed: int, words: int) -> str:
+    return " ".join(WORDS[(seed * 7 + i * 13 + i * i) % len(WORDS)] for i in range(words)).capitalize() + "."
+
+
+def show_document(show: str) -> dict:
+    return {
+        "title": f"The {show.title()} Show",
+        "description": text(1, 60),
+        "categories": ["Technology"],
+        "author": "Bench Host",
+        "overview": "A synthetic show for the benchmarks.",
+    }
+
+
+def episode_document(number: int) -> dict:
+    published = START + timedelta(hours=20 * number)
+    return {
+        "title": f"Episode {number}: {text(number, 5)[:-1]}",
+        "published": published.isoformat().replace("+00:00", "Z"),
+        "duration": f"PT{20 + number % 40}M{number % 60}S",
+        "summary": text(number, 40 + number % 40),
+        "audio": {
+            "url": f"https://media.example.com/bench/{number}.mp3",
+            "type": "audio/mpeg",
+            "length": 1_000_000 + number,
+        },
+        "transcript": "\n\n".join(text(number + paragraph, 60) for paragraph in range(8)),
+    }
+
+
+def write_catalogue(out: Path, episodes: int, show: str = "bench", first: int = 0) -> Path:
+    """Episodes `first` to `first + episodes - 1` of the show, and its document."""
+    (out / "shows").mkdir(parents=True, exist_ok=True)
+    (out / "shows" / f"{show}.json").write_text(json.dumps(show_document(show)))
+    folder = out / "episodes" / show
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(first, first + episodes):
+        (folder / f"episode-{number:05d}.json").write_text(json.dumps(episode_document(number)))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--show", default="bench")
+    options = parser.parse_args()
+    write_catalogue(options.out, options.episodes, options.show)
+    print(f"wrote {options.episodes} episodes of {options.show} to {options.out}")
+
+
+if __name__ == "__main__":
+    main()
