@@ -5,8 +5,19 @@ import pytest
 from podpages.catalog import Catalog, default_episode_guid
 from podpages.changes import EpisodeRemoved, ShowRemoved
 from podpages.errors import ContractError
+from podpages.show_update import fold
+from podpages.source_folder import metadata_files, read_change
 from podpages.source_keys import parse_source_key
-from support.catalogs import daily_catalog, episode_document, put_episode, put_show, show_document
+from support.catalogs import (
+    SETTINGS,
+    daily_catalog,
+    episode_document,
+    example_folder,
+    put_episode,
+    put_show,
+    show_document,
+)
+from support.paths import EXAMPLES
 
 
 def removal(show, slug, sequencer=None):
@@ -118,3 +129,14 @@ def test_listings_come_newest_first_and_by_year():
     assert [entry.slug for entry in catalog.newest(3)] == ["e20", "e19", "e18"]
     assert catalog.years() == [2026, 2025]
     assert [entry.slug for entry in catalog.in_year(2025)] == [f"e{n:02d}" for n in range(11, 0, -1)]
+
+
+def test_a_folder_read_in_one_pass_builds_what_folding_its_files_one_by_one_builds():
+    changes: dict[str, list] = {}
+    for path in metadata_files([EXAMPLES / "shows", EXAMPLES / "episodes"]):
+        change = read_change(path)
+        changes.setdefault(change.source.show, []).append(change)
+
+    folded = {show: fold(Catalog(show=show), found, SETTINGS).after for show, found in changes.items()}
+
+    assert example_folder().catalogs == folded

@@ -66,6 +66,18 @@ class CatalogEntry(BaseModel):
     def __lt__(self, other: "CatalogEntry") -> bool:
         return self.order < other.order
 
+    @classmethod
+    def of(cls, show: str, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "CatalogEntry":
+        """The entry an upload makes: its transcript leaves only an excerpt behind."""
+        return cls(
+            slug=slug,
+            guid=episode.guid or default_episode_guid(show, slug),
+            episode=episode.model_copy(update={"transcript": None}),
+            excerpt=tuple(excerpt(episode.transcript, excerpt_chars)) if episode.transcript else (),
+            transcript=episode.transcript is not None,
+            sequencer=sequencer,
+        )
+
     def content(self) -> "CatalogEntry":
         """The entry without its bookkeeping, to tell whether a page must change."""
         return self.model_copy(update={"sequencer": None})
@@ -144,17 +156,9 @@ class Catalog(BaseModel):
         current = self.entry(slug)
         if current is not None and not is_later(sequencer, current.sequencer):
             return self
-        guid = episode.guid or default_episode_guid(self.show, slug)
-        if current is not None and current.guid != guid:
+        entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
+        if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
-        entry = CatalogEntry(
-            slug=slug,
-            guid=guid,
-            episode=episode.model_copy(update={"transcript": None}),
-            excerpt=tuple(excerpt(episode.transcript, excerpt_chars)) if episode.transcript else (),
-            transcript=episode.transcript is not None,
-            sequencer=sequencer,
-        )
         episodes = [other for other in self.episodes if other.slug != slug]
         insort(episodes, entry)
         return self._replace(episodes=tuple(episodes))

@@ -5,12 +5,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from podpages.catalog import Catalog
+from podpages.catalog import Catalog, CatalogEntry
 from podpages.changes import Change, EpisodePut, ShowPut
 from podpages.contract import parse_episode, parse_show
 from podpages.errors import ContractError, Problem
 from podpages.settings import Settings
-from podpages.show_update import fold
 from podpages.source_keys import EPISODES_PREFIX, SHOWS_PREFIX, Kind, parse_source_key
 
 
@@ -67,5 +66,17 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
         if isinstance(change, EpisodePut) and change.episode.transcript is not None:
             folder.transcripts.setdefault(change.source.show, {})[change.source.episode] = change.episode.transcript
     for show, show_changes in sorted(changes.items()):
-        folder.catalogs[show] = fold(Catalog(show=show), show_changes, settings).after
+        folder.catalogs[show] = _first_publish(show, show_changes, settings)
     return folder
+
+
+def _first_publish(show: str, changes: list[Change], settings: Settings) -> Catalog:
+    """What folding the folder's changes into an empty catalog builds, in one pass: a folder holds
+    each key once, so no change can replace another, and sorting once replaces an insert per episode."""
+    document = next((change.show for change in changes if isinstance(change, ShowPut)), None)
+    entries = [
+        CatalogEntry.of(show, change.source.episode, change.episode, change.sequencer, settings.excerpt_chars)
+        for change in changes
+        if isinstance(change, EpisodePut)
+    ]
+    return Catalog(show=show, document=document, episodes=tuple(sorted(entries)))
