@@ -7,11 +7,14 @@ from podpages.observability import logger, metrics
 from podpages.publisher import Publisher
 from podpages.render_function import handle_render_event
 from podpages.settings import Settings
-from podpages.storage import WRITE_CONCURRENCY, SiteBucket, SourceBucket
+from podpages.storage import WRITE_CONCURRENCY, Distribution, SiteBucket, SourceBucket
 
 settings = Settings.from_env()
 s3 = boto3.client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
-publisher = Publisher(SourceBucket(s3, settings.source_bucket), SiteBucket(s3, settings.site_bucket), settings)
+distribution = Distribution(boto3.client("cloudfront"), settings.distribution_id) if settings.distribution_id else None
+publisher = Publisher(
+    SourceBucket(s3, settings.source_bucket), SiteBucket(s3, settings.site_bucket), settings, distribution=distribution
+)
 
 
 @logger.inject_lambda_context

@@ -15,6 +15,7 @@ from podpages.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRe
 from podpages.contract import parse_episode, parse_show
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.feed import feed
+from podpages.invalidation import invalidation_paths
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.refresh import Refresh
 from podpages.settings import Settings
@@ -23,7 +24,7 @@ from podpages.show_site import listing_plan, page_plan, site_plan
 from podpages.show_update import fold
 from podpages.site_objects import Plan
 from podpages.source_keys import Kind, is_upload_key, parse_source_key
-from podpages.storage import SiteBucket, SourceBucket
+from podpages.storage import Distribution, SiteBucket, SourceBucket
 from podpages.upload_events import UploadEvent
 
 MAX_COMMIT_ATTEMPTS = 8
@@ -38,13 +39,22 @@ class Read:
 
 
 class Publisher:
-    def __init__(self, source: SourceBucket, site: SiteBucket, settings: Settings, lease=show_lease):
+    def __init__(
+        self,
+        source: SourceBucket,
+        site: SiteBucket,
+        settings: Settings,
+        lease=show_lease,
+        distribution: Distribution | None = None,
+    ):
         """`lease(source, show)` guards each show's publish; tests swap it to stage a rival whose
-        lease expired under it."""
+        lease expired under it. With a `distribution`, `invalidate` clears what was written."""
         self.source = source
         self.site = site
         self.settings = settings
         self.lease = lease
+        self.distribution = distribution
+        self.changed: set[str] = set()  # site keys written or deleted since the last invalidation
 
     def read(self, event: UploadEvent) -> Read | None:
         """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
@@ -130,6 +140,7 @@ class Publisher:
 
     def write(self, plan: Plan) -> None:
         self.site.apply(plan.puts, plan.deletes)
+        self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
     def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
@@ -157,6 +168,14 @@ class Publisher:
         parts = max(1, sitemaps.sitemap_parts(catalog))
         self.write_listings(catalog, Refresh(years=set(catalog.years()), listings=True, sitemap_parts=parts))
 
+    def invalidate(self) -> None:
+        """One CloudFront invalidation for everything written since the last one."""
+        if self.distribution and self.changed:
+            paths = invalidation_paths(self.changed)
+            self.distribution.invalidate(paths)
+            logger.info("cache invalidated", paths=len(paths), objects=len(self.changed))
+        self.changed = set()
+
     def keep_indexed(self, catalog: Catalog) -> None:
         """Make the sitemap index list exactly the show's sitemap parts: all of them while it has
         a catalog, none once it has not.
@@ -183,6 +202,7 @@ class Publisher:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:
                 continue
+            self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
             return
         raise WriteConflict(key)
 

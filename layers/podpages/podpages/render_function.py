@@ -20,7 +20,10 @@ def handle_render_event(event: dict, publisher: Publisher) -> PartialItemFailure
     records = event.get("Records") or []
     if records and records[0].get("eventSource") == "aws:sqs":
         return handle_queue_batch(event, publisher)
-    publisher.publish(read for upload in upload_events(event) if (read := publisher.read(upload)))
+    try:
+        publisher.publish(read for upload in upload_events(event) if (read := publisher.read(upload)))
+    finally:
+        publisher.invalidate()
     return {}
 
 
@@ -50,4 +53,5 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
                 touched = {record.message_id: record for record, read in reads if read.change.source.show == show}
                 for record in touched.values():
                     processor.failure_handler(record, failure)
+        publisher.invalidate()  # once per batch, for every show it changed
     return processor.response()

@@ -13,6 +13,7 @@ class Settings:
     feed_max_items: int = 0  # 0 means every episode
     source_bucket: str = ""
     site_bucket: str = ""
+    distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront
 
     def __post_init__(self):
         parts = urlsplit(self.site_url)
@@ -33,6 +34,7 @@ class Settings:
             "feed_max_items": _integer(env, "FEED_MAX_ITEMS", cls.feed_max_items),
             "source_bucket": env.get("SOURCE_BUCKET", ""),
             "site_bucket": env.get("SITE_BUCKET", ""),
+            "distribution_id": env.get("DISTRIBUTION_ID", ""),
         }
         return cls(**(values | {name: value for name, value in overrides.items() if value is not None}))
 

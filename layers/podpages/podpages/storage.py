@@ -1,6 +1,7 @@
 """The S3 adapter: the only module that talks to S3. Everything else sees catalogs and site objects."""
 
 import json
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -179,6 +180,20 @@ class SiteBucket:
             futures += [pool.submit(self.delete, key) for key in deletes]
         for future in futures:
             future.result()
+
+
+class Distribution:
+    """The CloudFront distribution in front of the site bucket."""
+
+    def __init__(self, client, distribution_id: str):
+        self.client = client
+        self.id = distribution_id
+
+    def invalidate(self, paths: list[str]) -> None:
+        self.client.create_invalidation(
+            DistributionId=self.id,
+            InvalidationBatch={"Paths": {"Quantity": len(paths), "Items": paths}, "CallerReference": str(uuid.uuid4())},
+        )
 
 
 def _get(client, bucket: str, key: str, **options) -> dict | None:
