@@ -231,6 +231,20 @@ def check_comparable(name: str, summary: dict, episodes: int) -> None:
         raise SystemExit(f"{name} output is not comparable: {summary}, expected {episodes} pages and feed items")
 
 
+def comparison(times: dict[str, list[float]], target: float) -> dict:
+    """podpages against Hugo: the medians, their ratio against the target, and every run."""
+    ratio = statistics.median(times["podpages"]) / statistics.median(times["hugo"])
+    return {
+        "podpages_s": statistics.median(times["podpages"]),
+        "hugo_s": statistics.median(times["hugo"]),
+        "ratio": ratio,
+        "target": target,
+        "met": ratio <= target,
+        "podpages": spread(times["podpages"]),
+        "hugo": spread(times["hugo"]),
+    }
+
+
 def spread(times: list[float]) -> dict:
     return {"median_s": statistics.median(times), "min_s": min(times), "runs_s": times}
 
@@ -293,32 +307,15 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
     check_comparable("hugo after the new episode", output_summary(hugo_out), episodes + 1)
     codec = [catalog_json(catalog) for _ in range(rounds)]
 
-    full_ratio = statistics.median(full["podpages"]) / statistics.median(full["hugo"])
-    incremental_ratio = statistics.median(incremental["podpages"]) / statistics.median(incremental["hugo"])
     return {
         "machine": machine() | {"load_average_before": load_before, "load_average_after": os.getloadavg()},
         "episodes": episodes,
         "rounds": rounds,
-        "full_render": {
-            "podpages_s": statistics.median(full["podpages"]),
-            "hugo_s": statistics.median(full["hugo"]),
-            "ratio": full_ratio,
-            "target": FULL_TARGET,
-            "met": full_ratio <= FULL_TARGET,
-            "podpages": spread(full["podpages"]),
-            "hugo": spread(full["hugo"]),
-            "outputs": outputs,
-        },
-        "incremental": {
-            "podpages_s": statistics.median(incremental["podpages"]),
-            "hugo_s": statistics.median(incremental["hugo"]),
-            "ratio": incremental_ratio,
-            "target": INCREMENTAL_TARGET,
-            "met": incremental_ratio <= INCREMENTAL_TARGET,
+        "full_render": comparison(full, FULL_TARGET) | {"outputs": outputs},
+        "incremental": comparison(incremental, INCREMENTAL_TARGET)
+        | {
             "objects_written": written[0][0],
             "objects_deleted": written[0][1],
-            "podpages": spread(incremental["podpages"]),
-            "hugo": spread(incremental["hugo"]),
             # Outside the target: what the catalog's JSON read and write add to a real publish.
             "catalog_json_s": statistics.median(codec),
             "ratio_with_catalog_json": (statistics.median(incremental["podpages"]) + statistics.median(codec))

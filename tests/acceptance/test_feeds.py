@@ -3,7 +3,6 @@ feedparser, Apple's required tags, PSP-1's required and recommended tags, transc
 durations, and GUIDs that never change."""
 
 import email.utils
-import re
 import subprocess
 import sys
 
@@ -15,17 +14,8 @@ from podpages import site_paths
 from podpages.durations import total_seconds
 from podpages.feed import podcast_guid
 from podpages.source_folder import metadata_files
+from support.feeds import NS, RFC_2822
 
-NS = {
-    "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
-    "podcast": "https://podcastindex.org/namespace/1.0",
-    "atom": "http://www.w3.org/2005/Atom",
-}
-# RFC 2822 section 3.3, as RSS 2.0 wants pubDate: a day name, two-digit day, four-digit year, numeric zone.
-RFC_2822 = re.compile(
-    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}"
-    r" \d{2}:\d{2}:\d{2} [+-]\d{4}$"
-)
 APPLE_CHANNEL = ["title", "description", "language", "itunes:image/@href", "itunes:category/@text", "itunes:explicit"]
 APPLE_ITEM = ["title", "enclosure/@url", "enclosure/@length", "enclosure/@type", "guid"]
 PSP1_CHANNEL = ["atom:link[@rel='self']/@href", "link", "podcast:guid", "itunes:author"]

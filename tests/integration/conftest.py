@@ -11,6 +11,7 @@ from podpages.local.resources import create_resources
 from podpages.settings import Settings
 from podpages.site_render import render_site
 from podpages.source_folder import read_source_folder
+from support.clock import Clock
 from support.events import function_environment
 from support.lambda_context import LambdaContext
 from support.local_aws import LocalAws
@@ -131,16 +132,6 @@ def s3_calls(render_function):
     events.register("before-parameter-build.s3", count, unique_id="count-s3-calls")
     yield calls
     events.unregister("before-parameter-build.s3", unique_id="count-s3-calls")
-
-
-class Clock:
-    """A monotonic clock the test moves by hand, for the nearby function's catalog revalidation."""
-
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass

@@ -14,7 +14,7 @@ from botocore.exceptions import ConnectionClosedError, ReadTimeoutError
 from lxml import etree, html
 
 from podpages.catalog import default_episode_guid
-from podpages.local.aws import local_environment
+from podpages.local.aws import local_client, local_environment
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from support.catalogs import episode_document, show_document
@@ -48,25 +48,12 @@ def run_worker(plan: WorkerPlan, stop, counts) -> None:
     injector = FaultInjector(random.Random(plan.seed), plan.fault_rate)
     if plan.fault_rate:
         injector.attach(render.module.s3)
-    mapping = EventSourceMapping(_sqs(plan), plan.queue_url, render, retry_at_once=True)
+    mapping = EventSourceMapping(local_client("sqs", plan.endpoint), plan.queue_url, render, retry_at_once=True)
     while not stop.is_set():
         mapping.poll(wait_seconds=1)
     with counts.get_lock():
         counts[0] += injector.calls
         counts[1] += injector.injected
-
-
-def _sqs(plan: WorkerPlan):
-    import boto3
-
-    environment = local_environment(plan.endpoint)
-    return boto3.client(
-        "sqs",
-        endpoint_url=plan.endpoint,
-        region_name=environment["AWS_DEFAULT_REGION"],
-        aws_access_key_id=environment["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=environment["AWS_SECRET_ACCESS_KEY"],
-    )
 
 
 class Workers:

@@ -9,14 +9,7 @@ from podpages.catalog_cache import REVALIDATE_AFTER, CatalogCache
 from podpages.errors import UnknownShow
 from podpages.storage import SourceBucket
 from support.catalogs import daily_catalog, indexed
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from support.clock import Clock
 
 
 @pytest.fixture

@@ -1,7 +1,5 @@
 """The RSS feed, read by structure (XPath, as feedgen's own tests do) and by feedparser, as podcast apps do."""
 
-import re
-
 import feedparser
 import pytest
 from lxml import etree
@@ -18,16 +16,7 @@ from support.catalogs import (
     put_show,
     show_document,
 )
-
-NS = {
-    "itunes": "http://www.itunes.com/dtds/podcast-1.0.dtd",
-    "podcast": "https://podcastindex.org/namespace/1.0",
-    "atom": "http://www.w3.org/2005/Atom",
-}
-RFC_2822 = re.compile(
-    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}"
-    r" \d{2}:\d{2}:\d{2} [+-]\d{4}$"
-)
+from support.feeds import NS, RFC_2822
 
 
 @pytest.fixture(scope="module")

@@ -11,17 +11,7 @@ from moto import mock_aws
 from podpages.errors import ShowBusy
 from podpages.show_lease import LEASE_SECONDS, show_lease
 from podpages.storage import SourceBucket
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from support.clock import Clock
 
 
 @pytest.fixture

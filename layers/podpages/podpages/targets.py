@@ -6,7 +6,7 @@ import boto3
 from botocore.config import Config
 
 from podpages.local import LOCAL_ENDPOINT
-from podpages.local.aws import REGION, local_environment
+from podpages.local.aws import local_client
 from podpages.local.template import function_environment
 
 
@@ -18,7 +18,6 @@ class Target:
     site_bucket: str | None = None
     queue_url: str | None = None
     dead_letter_queue_url: str | None = None
-    site_url: str | None = None
     endpoint: str | None = None  # set for the local stack
 
     @property
@@ -28,17 +27,9 @@ class Target:
 
 def local_target(endpoint: str = LOCAL_ENDPOINT) -> Target:
     """The local stack that `make demo` runs, with the buckets events/env.json names."""
-    environment = local_environment(endpoint)
-    session = boto3.Session(
-        aws_access_key_id=environment["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=environment["AWS_SECRET_ACCESS_KEY"],
-        aws_session_token=environment["AWS_SESSION_TOKEN"],
-        region_name=REGION,
-    )
     # Fail fast when nothing answers: a local stack is either running or not.
     config = Config(connect_timeout=2, retries={"mode": "standard", "max_attempts": 2})
-    s3 = session.client("s3", endpoint_url=endpoint, config=config)
-    sqs = session.client("sqs", endpoint_url=endpoint, config=config)
+    s3, sqs = local_client("s3", endpoint, config), local_client("sqs", endpoint, config)
     names = function_environment("RenderFunction")
     return Target(
         s3,
@@ -62,7 +53,6 @@ def aws_target(
 ) -> Target:
     """A deployed stack, by its name (its outputs name the rest) or by its buckets and queues."""
     session = boto3.Session(profile_name=profile, region_name=region)
-    site_url = None
     if stack:
         outputs = {
             output["OutputKey"]: output["OutputValue"]
@@ -72,7 +62,6 @@ def aws_target(
         site_bucket = site_bucket or outputs.get("SiteBucketName")
         queue_url = queue_url or outputs.get("RenderQueueUrl")
         dead_letter_queue_url = dead_letter_queue_url or outputs.get("RenderDeadLetterQueueUrl")
-        site_url = outputs.get("SiteUrl")
     if not source_bucket:
         raise ValueError("name a stack (--stack) or a source bucket (--source-bucket) to publish to AWS")
     return Target(
@@ -82,7 +71,6 @@ def aws_target(
         site_bucket,
         queue_url,
         dead_letter_queue_url,
-        site_url,
     )
 
 

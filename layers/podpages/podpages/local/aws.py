@@ -35,7 +35,7 @@ class LocalAws:
         return local_environment(self.endpoint)
 
     def client(self, service: str):
-        return boto3.client(service, endpoint_url=self.endpoint, region_name=REGION, **_CREDENTIALS)
+        return local_client(service, self.endpoint)
 
     def reset(self) -> None:
         """Forget every bucket and queue."""
@@ -43,6 +43,11 @@ class LocalAws:
 
 
 _CREDENTIALS = {"aws_access_key_id": "local", "aws_secret_access_key": "local", "aws_session_token": "local"}
+
+
+def local_client(service: str, endpoint: str, config=None):
+    """A boto3 client for the local stack at `endpoint`, with its stand-in credentials."""
+    return boto3.client(service, endpoint_url=endpoint, region_name=REGION, config=config, **_CREDENTIALS)
 
 
 def local_environment(endpoint: str) -> dict[str, str]:
