@@ -12,6 +12,7 @@ from podpages.settings import Settings
 from podpages.site_render import render_site
 from podpages.source_folder import read_source_folder
 from support.clock import Clock
+from support.cloudformation import ResponseUrl
 from support.events import function_environment
 from support.lambda_context import LambdaContext
 from support.local_aws import LocalAws
@@ -46,6 +47,7 @@ class Stack:
     settings: Settings
     queue_url: str
     handler: object
+    rebuild_queue_url: str
 
     @property
     def source(self) -> str:
@@ -117,7 +119,7 @@ def stack(local_aws, render_function) -> Stack:
     s3, sqs = local_aws.client("s3"), local_aws.client("sqs")
     settings = render_function.settings
     resources = create_resources(s3, sqs, settings.source_bucket, settings.site_bucket)
-    return Stack(s3, sqs, settings, resources.queue_url, render_function.lambda_handler)
+    return Stack(s3, sqs, settings, resources.queue_url, render_function.lambda_handler, resources.rebuild_queue_url)
 
 
 @pytest.fixture
@@ -160,3 +162,19 @@ def nearby(local_aws, stack) -> Nearby:
         lambda params, **_: gets.append((params["Key"], params.get("IfNoneMatch"))),
     )
     return Nearby(module, clock, gets)
+
+
+@pytest.fixture
+def rebuild_function(local_aws, stack, monkeypatch):
+    """The SiteRebuild custom resource's handler, imported with its environment, as a deploy finds it."""
+    environment = function_environment("RebuildFunction") | local_aws.environment()
+    for name, value in (environment | {"REBUILD_QUEUE_URL": stack.rebuild_queue_url}).items():
+        monkeypatch.setenv(name, value)
+    return load_handler("RebuildFunction")[1]
+
+
+@pytest.fixture
+def response_url():
+    """CloudFormation's presigned response URL, standing in on 127.0.0.1."""
+    with ResponseUrl() as url:
+        yield url

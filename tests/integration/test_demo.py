@@ -4,10 +4,12 @@ our own published and unpublished with the CLI, and Ctrl-C leaving nothing behin
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import time
 from datetime import datetime, timedelta
 
 import boto3
@@ -172,6 +174,28 @@ def test_serve_runs_the_local_cloudfront_and_api_on_their_own(demo):
 
 
 def test_status_reads_a_deployed_stack_named_by_its_outputs(demo):
+    run = _cli_on_deployed_stack(demo, "podpages-status-test", "status")
+
+    assert run.returncode == 0, run.stderr
+    assert "render queue: 0 waiting, 0 in flight, 0 delayed" in run.stdout
+
+
+def test_rebuild_of_a_deployed_stack_fans_out_over_its_queue_and_waits_for_it(demo):
+    before = _last_modified(demo, "pytorch/backend-flexibility-revolution/index.html")
+    time.sleep(1.1)  # Last-Modified counts whole seconds
+
+    run = _cli_on_deployed_stack(demo, "podpages-rebuild-test", "rebuild", "--all", "--wait", "60")
+
+    assert run.returncode == 0, run.stdout + run.stderr
+    # Each show's pages, each show's listings, and the site's own files.
+    # Other tests here add episodes of their own, so the page count is left open.
+    assert re.search(r"^rebuilt 5 requests for 2 shows \(\d+ episode pages and their listings\) in ", run.stdout)
+    assert _last_modified(demo, "pytorch/backend-flexibility-revolution/index.html") > before
+    assert "message(s) from RebuildQueue" in "\n".join(demo.output)
+
+
+def _cli_on_deployed_stack(demo: Demo, name: str, *arguments: str) -> subprocess.CompletedProcess:
+    """The CLI with `--stack`, against a stack in the local CloudFormation whose outputs name the demo's resources."""
     cloudformation = boto3.client("cloudformation", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
     sqs = boto3.client("sqs", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
     outputs = {
@@ -179,25 +203,27 @@ def test_status_reads_a_deployed_stack_named_by_its_outputs(demo):
         "SiteBucketName": "podpages-site-local",
         "RenderQueueUrl": sqs.get_queue_url(QueueName="podpages-render-queue")["QueueUrl"],
         "RenderDeadLetterQueueUrl": sqs.get_queue_url(QueueName="podpages-render-dlq")["QueueUrl"],
+        "RebuildQueueUrl": sqs.get_queue_url(QueueName="podpages-rebuild-queue")["QueueUrl"],
     }
     stack = {
         "Resources": {"Placeholder": {"Type": "AWS::SQS::Queue"}},
         "Outputs": {name: {"Value": value} for name, value in outputs.items()},
     }
-    cloudformation.create_stack(StackName="podpages-test", TemplateBody=json.dumps(stack))
+    cloudformation.create_stack(StackName=name, TemplateBody=json.dumps(stack))
     environment = os.environ | {"AWS_ENDPOINT_URL": demo.endpoint, "AWS_DEFAULT_REGION": "us-east-1"}
     environment |= {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
-
-    run = subprocess.run(
-        [sys.executable, "-m", "podpages.cli", "status", "--stack", "podpages-test"],
+    return subprocess.run(
+        [sys.executable, "-m", "podpages.cli", *arguments, "--stack", name],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         env=environment,
     )
 
-    assert run.returncode == 0, run.stderr
-    assert "render queue: 0 waiting, 0 in flight, 0 delayed" in run.stdout
+
+def _last_modified(demo: Demo, key: str) -> datetime:
+    s3 = boto3.client("s3", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
+    return s3.head_object(Bucket="podpages-site-local", Key=key)["LastModified"]
 
 
 def _status(url: str) -> int | None:

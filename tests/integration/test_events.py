@@ -49,6 +49,10 @@ def responds(status: int, content_type: str):
     )
 
 
+def rebuild_queued(requests: int):
+    return lambda _stack, response: (response["Status"], response["Data"]) == ("SUCCESS", {"Requests": requests})
+
+
 JSON, HTML = "application/json; charset=utf-8", "text/html; charset=utf-8"
 # event file: (function in template.yaml, what is there before, what must hold after)
 CASES = {
@@ -60,6 +64,7 @@ CASES = {
     "http-nearby.json": ("NearbyFunction", given_the_examples_published, responds(200, JSON)),
     "http-nearby-html.json": ("NearbyFunction", given_the_examples_published, responds(200, HTML)),
     "http-nearby-unknown-episode.json": ("NearbyFunction", given_the_examples_published, responds(404, JSON)),
+    "cfn-update-site-rebuild.json": ("RebuildFunction", given_the_examples_published, rebuild_queued(5)),
 }
 
 
@@ -84,7 +89,7 @@ def test_env_json_gives_both_functions_one_source_bucket():
     assert environment["NearbyFunction"]["SITE_URL"] == environment["RenderFunction"]["SITE_URL"]
 
 
-@pytest.mark.parametrize("function", ["RenderFunction", "NearbyFunction"])
+@pytest.mark.parametrize("function", ["RenderFunction", "NearbyFunction", "RebuildFunction"])
 def test_the_template_names_a_handler_that_exists(function):
     path, handler = handler_source(function)
 
@@ -92,13 +97,20 @@ def test_the_template_names_a_handler_that_exists(function):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_an_event_file_through_the_template_s_handler(stack, nearby, name):
+def test_an_event_file_through_the_template_s_handler(stack, nearby, rebuild_function, response_url, name):
     function, given, then = CASES[name]
     given(stack)
     stack.discard_pending()  # the event under test stands in for what S3 queued
-    handler = stack.handler if function == "RenderFunction" else nearby
+    handler = {
+        "RenderFunction": stack.handler,
+        "NearbyFunction": nearby,
+        "RebuildFunction": rebuild_function.lambda_handler,
+    }[function]
+    event = load_event(name)
+    if "ResponseURL" in event:  # CloudFormation's presigned URL, here a local stand-in
+        event["ResponseURL"] = response_url.url
 
-    response = handler(load_event(name), LambdaContext(function_name=function))
+    response = handler(event, LambdaContext(function_name=function))
 
     if name.startswith("sqs-"):
         assert response == {"batchItemFailures": []}

@@ -50,6 +50,12 @@ GRANTS = {
         (GET, f"{SOURCE}/catalog/*"),
         (LIST, "SourceBucket.Arn"),
     },
+    # The deploy-time rebuild reads the catalogs and queues requests; it writes nothing itself.
+    "RebuildFunction": {
+        (GET, f"{SOURCE}/catalog/*"),
+        (LIST, "SourceBucket.Arn"),
+        ("sqs:SendMessage", "RebuildQueue.Arn"),
+    },
 }
 READ_ONLY_ACTIONS = {GET, LIST}
 RENDER_WRITES_TO = {"catalog/", "errors/", "locks/"}
@@ -297,7 +303,7 @@ def test_function_may_do_exactly_what_it_needs(function):
 @pytest.mark.parametrize("function", sorted(GRANTS))
 def test_function_policies_name_no_wildcard_action_or_resource(function):
     grants = _grants(function)
-    named = ("SourceBucket.Arn", "SiteBucket.Arn", THIS_DISTRIBUTION)
+    named = ("SourceBucket.Arn", "SiteBucket.Arn", "RebuildQueue.Arn", THIS_DISTRIBUTION)
 
     assert [action for action, _ in grants if "*" in action] == []
     assert [res for _, res in grants if not (res in named or res.startswith((f"{SOURCE}/", f"{SITE}/")))] == []
@@ -307,9 +313,9 @@ def test_render_function_runs_no_more_copies_than_its_queue_allows():
     # The event source mapping bounds contention on the catalogs; reserving concurrency instead
     # would fail to deploy on new accounts (see the CKV_AWS_115 skip).
     properties = resource("RenderFunction")["Properties"]
-    [event] = properties["Events"].values()
+    events = properties["Events"].values()
 
-    assert event["Properties"]["ScalingConfig"]["MaximumConcurrency"] == 2
+    assert [event["Properties"]["ScalingConfig"]["MaximumConcurrency"] for event in events] == [2, 2]
     assert "ReservedConcurrentExecutions" not in properties
 
 
@@ -370,7 +376,12 @@ def test_no_key_the_render_function_may_write_matches_a_source_bucket_notificati
 def test_the_site_bucket_notifies_nothing_and_only_the_queue_invokes_rendering():
     assert "NotificationConfiguration" not in resource("SiteBucket")["Properties"]
     events = resource("RenderFunction")["Properties"]["Events"].values()
-    assert [(event["Type"], event["Properties"]["Queue"]) for event in events] == [("SQS", "RenderQueue.Arn")]
+    assert [(event["Type"], event["Properties"]["Queue"]) for event in events] == [
+        ("SQS", "RenderQueue.Arn"),
+        ("SQS", "RebuildQueue.Arn"),
+    ]
+    # Rebuild requests come from the CLI and from SiteRebuild's function, never from rendering.
+    assert [action for action, _ in _grants("RenderFunction") if action.startswith("sqs:")] == []
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The `podpages` command: check metadata and render a site with no AWS at all; run the whole
 product locally (`demo`, `serve`); and publish to, unpublish from and inspect the local stack or
-a deployed one (`publish`, `unpublish`, `status`)."""
+a deployed one (`publish`, `unpublish`, `rebuild`, `status`)."""
 
 import argparse
 import shutil
@@ -65,6 +65,16 @@ def main(argv: list[str] | None = None) -> int:
     _target_options(unpublish)
     unpublish.set_defaults(run=run_unpublish)
 
+    rebuild = commands.add_parser(
+        "rebuild", help="render every page of some shows, or of the whole site, again from the catalogs"
+    )
+    which = rebuild.add_mutually_exclusive_group(required=True)
+    which.add_argument("--show", action="append", metavar="SHOW", help="a show to rebuild (repeatable)")
+    which.add_argument("--all", action="store_true", help="every show, and the site's own files")
+    rebuild.add_argument("--wait", type=float, default=600, help="seconds to wait for the outcome, 0 not to")
+    _target_options(rebuild)
+    rebuild.set_defaults(run=run_rebuild)
+
     status = commands.add_parser("status", help="show the render queue, the dead-letter queue and the newest errors")
     _target_options(status)
     status.set_defaults(run=run_status)
@@ -89,7 +99,8 @@ def _target_options(command: argparse.ArgumentParser) -> None:
     where.add_argument("--source-bucket", help="the deployed source bucket, when no stack is named")
     where.add_argument("--site-bucket", help="the deployed site bucket (serve)")
     where.add_argument("--queue-url", help="the render queue (status)")
-    where.add_argument("--dead-letter-queue-url", help="the render dead-letter queue (status)")
+    where.add_argument("--dead-letter-queue-url", help="the render dead-letter queue (status, rebuild)")
+    where.add_argument("--rebuild-queue-url", help="the rebuild queue (rebuild)")
     where.add_argument("--profile", help="the AWS profile to use")
     where.add_argument("--region", help="the AWS region")
 
@@ -106,6 +117,7 @@ def _target(args: argparse.Namespace):
             args.site_bucket,
             args.queue_url,
             args.dead_letter_queue_url,
+            args.rebuild_queue_url,
         )
     return local_target(args.endpoint_url or LOCAL_ENDPOINT)
 
@@ -141,6 +153,17 @@ def run_unpublish(args: argparse.Namespace) -> int:
     for line in summary.lines():
         print(line)
     return 0 if summary.succeeded else 1
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    from podpages.rebuilding import rebuild
+
+    target = _target(args)
+    print(f"rebuilding on {target.label}", file=sys.stderr)
+    summary = rebuild(target, None if args.all else args.show, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded or summary.left is None else 1
 
 
 def run_status(args: argparse.Namespace) -> int:

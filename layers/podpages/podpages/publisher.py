@@ -17,7 +17,8 @@ from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.feed import feed
 from podpages.invalidation import invalidation_paths
 from podpages.observability import MetricUnit, logger, metrics
-from podpages.refresh import Refresh
+from podpages.rebuild_request import RebuildRequest
+from podpages.refresh import Refresh, all_listings
 from podpages.settings import Settings
 from podpages.show_lease import show_lease
 from podpages.show_site import listing_plan, page_plan, site_plan
@@ -165,8 +166,26 @@ class Publisher:
         if (current.body if current else None) == expected:
             return
         logger.warning("listings behind the catalog; writing them again", show=catalog.show)
-        parts = max(1, sitemaps.sitemap_parts(catalog))
-        self.write_listings(catalog, Refresh(years=set(catalog.years()), listings=True, sitemap_parts=parts))
+        self.write_listings(catalog, all_listings(catalog))
+
+    def rebuild(self, request: RebuildRequest) -> None:
+        """Render again, from the catalog, what `request` names: after a deploy changed the templates,
+        every page follows without a single upload read. Under the show's lease, so that no publish
+        writes a newer page that this then overwrites with an older one."""
+        metrics.add_metric(name="RebuildRequests", unit=MetricUnit.Count, value=1)
+        if request.show is None:
+            self.write_site_files()
+            logger.info("site files rebuilt")
+            return
+        with self.lease(self.source, request.show):
+            stored = self.source.read_catalog(request.show)
+            catalog = Catalog.model_validate_json(stored.body) if stored else Catalog(show=request.show)
+            # An episode since removed has its page deleted, as the publish that removed it did.
+            self.write(page_plan(catalog, Refresh(episodes=set(request.episodes)), self.settings))
+            if request.listings:
+                self.write_listings(catalog, all_listings(catalog))
+                self.keep_indexed(catalog)
+        logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
     def invalidate(self) -> None:
         """One CloudFront invalidation for everything written since the last one."""
@@ -184,20 +203,25 @@ class Publisher:
         index write that failed. The index changes only over the version read before listing the
         catalogs, so two shows changing at once cannot drop each other from it.
         """
+        self.write_site_files(catalog.show, sitemaps.sitemap_parts(catalog))
+
+    def write_site_files(self, show: str | None = None, parts: int = 0) -> None:
+        """Write the site's own files (the sitemap index, robots.txt, the default cover) over the
+        version of the index read, with `show` indexed with `parts` sitemap parts; with a show,
+        only when its count in the index differs."""
         key = site_paths.object_key(site_paths.SITEMAP_INDEX)
-        parts = sitemaps.sitemap_parts(catalog)
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             current = self.site.read(key)
             indexed = sitemaps.indexed_parts(current.body, self.settings) if current else {}
-            if indexed.get(catalog.show, 0) == parts:
+            if show is not None and indexed.get(show, 0) == parts:
                 return
             # The shows come from their catalogs, as before, but the others' part counts come from
             # the index just read: reading every catalog would make one publish cost as much as the
             # whole site. Each show writes its own count here after its commit, over the version it
             # read, so copying the counts loses none. A show not indexed yet has yet to reach this
             # step, which will set its count over our version; until then it lists its first part.
-            shows = {show: indexed.get(show, 1) for show in self.source.list_shows()}
-            plan = site_plan(shows | {catalog.show: parts}, self.settings)
+            shows = {listed: indexed.get(listed, 1) for listed in self.source.list_shows()}
+            plan = site_plan(shows | ({show: parts} if show is not None else {}), self.settings)
             try:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:

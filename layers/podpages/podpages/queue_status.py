@@ -43,8 +43,8 @@ class Status:
 
 
 def status(target: Target, newest: int = 5) -> Status:
-    waiting, in_flight, delayed = _depths(target.sqs, target.queue_url)
-    dead_letters = _depths(target.sqs, target.dead_letter_queue_url)[0]
+    waiting, in_flight, delayed = queue_depths(target.sqs, target.queue_url)
+    dead_letters = queue_depths(target.sqs, target.dead_letter_queue_url)[0]
     listed = [
         item
         for page in target.s3.get_paginator("list_objects_v2").paginate(
@@ -61,7 +61,7 @@ def status(target: Target, newest: int = 5) -> Status:
     return Status(waiting, in_flight, delayed, dead_letters, reports, len(listed))
 
 
-def _depths(sqs, queue_url: str | None) -> tuple[int | None, int | None, int | None]:
+def queue_depths(sqs, queue_url: str | None) -> tuple[int | None, int | None, int | None]:
     if not queue_url:
         return None, None, None
     attributes = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=list(DEPTHS))["Attributes"]

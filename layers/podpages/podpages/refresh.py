@@ -44,6 +44,11 @@ def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
     )
 
 
+def all_listings(catalog: Catalog) -> Refresh:
+    """The show's listings alone: its year archives, page, sitemap parts and feed."""
+    return Refresh(years=set(catalog.years()), listings=True, sitemap_parts=max(1, sitemap_parts(catalog)))
+
+
 def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
     parts = max(sitemap_parts(old), sitemap_parts(new))

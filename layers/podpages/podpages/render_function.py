@@ -1,4 +1,5 @@
-"""What the render function does with its event: S3 notifications, in SQS batches or direct.
+"""What the render function does with its event: S3 notifications, in SQS batches or direct,
+and rebuild requests from the rebuild queue.
 
 From a queue, every message is read first; then each show is published once for the whole
 batch, so a back-fill rebuilds a show's feed once per batch, not once per upload. A show
@@ -11,8 +12,10 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes import SQSRecord
 
+from podpages.errors import ContractError
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publisher import Publisher, Read, group_by_show
+from podpages.rebuild_request import RebuildRequest, rebuild_request
 from podpages.upload_events import MalformedNotification, message_events, upload_events
 
 
@@ -30,12 +33,16 @@ def handle_render_event(event: dict, publisher: Publisher) -> PartialItemFailure
 def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureResponse:
     processor = BatchProcessor(event_type=EventType.SQS)
     reads: list[tuple[SQSRecord, Read]] = []  # each read with the message it came in
+    rebuilds: list[tuple[SQSRecord, RebuildRequest]] = []
 
     def read_message(record: SQSRecord) -> None:
         try:
+            if (request := rebuild_request(record.body)) is not None:
+                rebuilds.append((record, request))
+                return
             uploads = message_events(record.body)
-        except MalformedNotification as error:
-            logger.error("message dropped: not an S3 notification", message_id=record.message_id, reason=str(error))
+        except (MalformedNotification, ContractError) as error:
+            logger.error("message dropped: malformed", message_id=record.message_id, reason=str(error))
             metrics.add_metric(name="MalformedMessages", unit=MetricUnit.Count, value=1)
             return
         for upload in uploads:
@@ -53,5 +60,11 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
                 touched = {record.message_id: record for record, read in reads if read.change.source.show == show}
                 for record in touched.values():
                     processor.failure_handler(record, failure)
+        for record, request in rebuilds:
+            try:
+                publisher.rebuild(request)
+            except Exception:  # noqa: BLE001 - as above: SQS delivers the request again
+                logger.exception("rebuild failed; its message returns to the queue", show=request.show)
+                processor.failure_handler(record, sys.exc_info())
         publisher.invalidate()  # once per batch, for every show it changed
     return processor.response()

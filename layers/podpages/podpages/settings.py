@@ -14,6 +14,7 @@ class Settings:
     source_bucket: str = ""
     site_bucket: str = ""
     distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront
+    rebuild_queue_url: str = ""  # where the deploy-time rebuild queues its requests
 
     def __post_init__(self):
         parts = urlsplit(self.site_url)
@@ -35,6 +36,7 @@ class Settings:
             "source_bucket": env.get("SOURCE_BUCKET", ""),
             "site_bucket": env.get("SITE_BUCKET", ""),
             "distribution_id": env.get("DISTRIBUTION_ID", ""),
+            "rebuild_queue_url": env.get("REBUILD_QUEUE_URL", ""),
         }
         return cls(**(values | {name: value for name, value in overrides.items() if value is not None}))
 

@@ -18,6 +18,7 @@ class Target:
     site_bucket: str | None = None
     queue_url: str | None = None
     dead_letter_queue_url: str | None = None
+    rebuild_queue_url: str | None = None
     endpoint: str | None = None  # set for the local stack
 
     @property
@@ -38,6 +39,7 @@ def local_target(endpoint: str = LOCAL_ENDPOINT) -> Target:
         names["SITE_BUCKET"],
         _queue_url(sqs, "podpages-render-queue"),
         _queue_url(sqs, "podpages-render-dlq"),
+        _queue_url(sqs, "podpages-rebuild-queue"),
         endpoint=endpoint,
     )
 
@@ -50,6 +52,7 @@ def aws_target(
     site_bucket: str | None = None,
     queue_url: str | None = None,
     dead_letter_queue_url: str | None = None,
+    rebuild_queue_url: str | None = None,
 ) -> Target:
     """A deployed stack, by its name (its outputs name the rest) or by its buckets and queues."""
     session = boto3.Session(profile_name=profile, region_name=region)
@@ -62,6 +65,7 @@ def aws_target(
         site_bucket = site_bucket or outputs.get("SiteBucketName")
         queue_url = queue_url or outputs.get("RenderQueueUrl")
         dead_letter_queue_url = dead_letter_queue_url or outputs.get("RenderDeadLetterQueueUrl")
+        rebuild_queue_url = rebuild_queue_url or outputs.get("RebuildQueueUrl")
     if not source_bucket:
         raise ValueError("name a stack (--stack) or a source bucket (--source-bucket) to publish to AWS")
     return Target(
@@ -71,6 +75,7 @@ def aws_target(
         site_bucket,
         queue_url,
         dead_letter_queue_url,
+        rebuild_queue_url,
     )
 
 

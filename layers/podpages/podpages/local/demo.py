@@ -11,9 +11,9 @@ from pathlib import Path
 from podpages.local import template
 from podpages.local.aws import LocalAws
 from podpages.local.cdn import LocalCdn
-from podpages.local.event_source import Delivery, EventSourceMapping
+from podpages.local.event_source import Delivery, EventSourceMapping, run_in_turn
 from podpages.local.functions import load_functions
-from podpages.local.resources import VISIBILITY_TIMEOUT, create_resources
+from podpages.local.resources import VISIBILITY_TIMEOUT, LocalResources, create_resources
 from podpages.publishing import publish
 from podpages.targets import local_target
 
@@ -47,19 +47,10 @@ def run_demo(
         # Warnings (rejected uploads, failures) show; the info lines and metrics would drown them.
         quiet = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
         functions = load_functions(site_url, aws.environment() | quiet)
-        batching = template.queue_event("RenderFunction")
-        mapping = EventSourceMapping(
-            aws.client("sqs"),
-            resources.queue_url,
-            functions["RenderFunction"],
-            batch_size=int(batching["BatchSize"]),
-            batching_window=float(
-                batching["MaximumBatchingWindowInSeconds"] if batching_window is None else batching_window
-            ),
-        )
+        mappings = event_source_mappings(aws.client("sqs"), resources, functions["RenderFunction"], batching_window)
         cdn = LocalCdn((host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"])
         threads = [
-            threading.Thread(target=mapping.run, args=(stop, _reporter(say)), name="event-source", daemon=True),
+            threading.Thread(target=run_in_turn, args=(mappings, stop, _reporter(say)), name="poller", daemon=True),
             threading.Thread(target=cdn.serve_forever, name="cdn", daemon=True),
         ]
         for thread in threads:
@@ -94,10 +85,31 @@ def run_demo(
     return 0
 
 
-def _reporter(say: Callable[[str], None]) -> Callable[[Delivery], None]:
-    def report(delivery: Delivery) -> None:
+def event_source_mappings(
+    sqs, resources: LocalResources, function: Callable[[dict], dict], batching_window: float | None = None
+) -> dict[str, EventSourceMapping]:
+    """One mapping for each of the render function's queues in template.yaml, by the queue's logical
+    id, with its batch size and batching window (or `batching_window`, when given)."""
+    urls = resources.queue_urls()
+    return {
+        queue: EventSourceMapping(
+            sqs,
+            urls[queue],
+            function,
+            batch_size=int(event["BatchSize"]),
+            batching_window=float(
+                event.get("MaximumBatchingWindowInSeconds", 0) if batching_window is None else batching_window
+            ),
+        )
+        for queue, event in template.queue_events("RenderFunction").items()
+    }
+
+
+def _reporter(say: Callable[[str], None]) -> Callable[[str, Delivery], None]:
+    def report(queue: str, delivery: Delivery) -> None:
         failed = f", {len(delivery.failed)} failed and will be retried" if delivery.failed else ""
-        say(f"render function: {delivery.delivered} message(s) in {delivery.invocations} batch(es){failed}")
+        batches = f"{delivery.invocations} batch(es)"
+        say(f"render function: {delivery.delivered} message(s) from {queue} in {batches}{failed}")
         for error in delivery.errors:
             say(f"render function raised {error}")
 

@@ -4,7 +4,7 @@ visibility timeout; after maxReceiveCount receives, SQS moves a message to the d
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -84,18 +84,6 @@ class EventSourceMapping:
                 break
         return total
 
-    def run(self, stop: threading.Event, on_delivery: Callable[[Delivery], None] = lambda _delivery: None) -> None:
-        """Poll until `stop` is set, long-polling 1 s at a time so that stopping is prompt. Like
-        Lambda's poller, it outlives any error: it reports it and polls again."""
-        while not stop.is_set():
-            try:
-                delivery = self.poll(wait_seconds=1)
-            except (ClientError, BotoCoreError) as error:
-                delivery = Delivery(errors=[f"polling failed: {error}"])
-                stop.wait(1)
-            if delivery.invocations or delivery.errors:
-                on_delivery(delivery)
-
     def _receive(self, wait_seconds: int) -> list[dict]:
         return self.sqs.receive_message(
             QueueUrl=self.queue_url,
@@ -135,3 +123,26 @@ class EventSourceMapping:
             if error.response.get("Error", {}).get("Code") != "ReceiptHandleIsInvalid":
                 raise
             delivery.errors.append(f"{message['MessageId']}: received again elsewhere before it was settled")
+
+
+def run_in_turn(
+    mappings: Mapping[str, EventSourceMapping],
+    stop: threading.Event,
+    on_delivery: Callable[[str, Delivery], None] = lambda _queue, _delivery: None,
+    idle: float = 0.5,
+) -> None:
+    """Poll each queue's mapping in turn until `stop` is set, so that the one copy of the function
+    handles one event at a time, as a Lambda instance does. Like Lambda's pollers, it outlives any
+    error: it reports it, with the queue's name, and polls again."""
+    while not stop.is_set():
+        quiet = True
+        for queue, mapping in mappings.items():
+            try:
+                delivery = mapping.poll()
+            except (ClientError, BotoCoreError) as error:
+                delivery = Delivery(errors=[f"polling failed: {error}"])
+            if delivery.invocations or delivery.errors:
+                quiet = False
+                on_delivery(queue, delivery)
+        if quiet:
+            stop.wait(idle)

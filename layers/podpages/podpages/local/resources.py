@@ -1,4 +1,5 @@
-"""The buckets, the queue, its dead-letter queue and the S3 notifications of template.yaml, made locally."""
+"""The buckets, the render and rebuild queues, their dead-letter queue and the S3 notifications of
+template.yaml, made locally."""
 
 import json
 from dataclasses import dataclass
@@ -15,6 +16,11 @@ class LocalResources:
     site_bucket: str
     queue_url: str
     dead_letter_queue_url: str
+    rebuild_queue_url: str
+
+    def queue_urls(self) -> dict[str, str]:
+        """Each queue's URL by its logical id in template.yaml."""
+        return {"RenderQueue": self.queue_url, "RebuildQueue": self.rebuild_queue_url}
 
 
 def create_resources(
@@ -27,14 +33,17 @@ def create_resources(
         "deadLetterTargetArn": queue_arn(sqs, dead_letters),
         "maxReceiveCount": str(template.max_receive_count()),
     }
-    queue = sqs.create_queue(
-        QueueName="podpages-render-queue",
-        Attributes={"VisibilityTimeout": str(visibility_timeout), "RedrivePolicy": json.dumps(redrive)},
-    )["QueueUrl"]
+    queue, rebuilds = (
+        sqs.create_queue(
+            QueueName=name,
+            Attributes={"VisibilityTimeout": str(visibility_timeout), "RedrivePolicy": json.dumps(redrive)},
+        )["QueueUrl"]
+        for name in ("podpages-render-queue", "podpages-rebuild-queue")
+    )
     s3.put_bucket_notification_configuration(
         Bucket=source_bucket, NotificationConfiguration=template.queue_notifications(queue_arn(sqs, queue))
     )
-    return LocalResources(source_bucket, site_bucket, queue, dead_letters)
+    return LocalResources(source_bucket, site_bucket, queue, dead_letters, rebuilds)
 
 
 def queue_arn(sqs, queue_url: str) -> str:

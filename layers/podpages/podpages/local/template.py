@@ -81,10 +81,14 @@ def max_receive_count() -> int:
     return int(properties("RenderQueue")["RedrivePolicy"]["maxReceiveCount"])
 
 
-def queue_event(function: str = "RenderFunction") -> dict:
-    """The properties of the function's SQS event: batch size, batching window, response types."""
-    [event] = [event for event in properties(function)["Events"].values() if event["Type"] == "SQS"]
-    return event["Properties"]
+def queue_events(function: str = "RenderFunction") -> dict[str, dict]:
+    """The properties of the function's SQS events (batch size, batching window, response types),
+    by the logical id of the queue each reads."""
+    return {
+        event["Properties"]["Queue"].removesuffix(".Arn"): event["Properties"]
+        for event in properties(function)["Events"].values()
+        if event["Type"] == "SQS"
+    }
 
 
 def api_route() -> tuple[str, re.Pattern]:
