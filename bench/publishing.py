@@ -21,7 +21,7 @@ from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
 from podpages.settings import Settings
-from podpages.show_site import listing_plan, page_plan, site_plan
+from podpages.show_site import show_plan, site_plan
 from podpages.show_update import fold
 from podpages.source_folder import read_change, read_source_folder
 from podpages.storage import SiteBucket, SourceBucket
@@ -77,8 +77,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     new.write_text(json.dumps(episode_document(episodes)))
     started = time.perf_counter()
     update = fold(catalog, [read_change(new)], settings)
-    written = page_plan(update.after, update.refresh, settings)
-    written += listing_plan(update.after, update.refresh, settings)
+    written = show_plan(update.after, update.refresh, settings)
     domain = time.perf_counter() - started
 
     stack.calls.clear()
@@ -132,14 +131,13 @@ import json, sys
 from pathlib import Path
 from podpages.catalog import Catalog
 from podpages.settings import Settings
-from podpages.show_site import listing_plan, page_plan
+from podpages.show_site import show_plan
 from podpages.show_update import fold
 from podpages.source_folder import read_change
 settings = Settings(site_url="http://127.0.0.1:3000")
 catalog = Catalog.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
 update = fold(catalog, [read_change(Path(sys.argv[2]))], settings)
-plan = page_plan(update.after, update.refresh, settings)
-plan += listing_plan(update.after, update.refresh, settings)
+plan = show_plan(update.after, update.refresh, settings)
 print(len(plan.puts))
 """
 

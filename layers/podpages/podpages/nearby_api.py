@@ -11,6 +11,7 @@ from podpages import nearby_listing
 from podpages.catalog_cache import CatalogCache
 from podpages.errors import InvalidRequest, Problem, UnknownEpisode, UnknownShow
 from podpages.nearby_request import NearbyRequest
+from podpages.observability import MetricUnit, metrics
 from podpages.settings import Settings
 
 ROUTE = "/api/shows/<show>/episodes/<episode>/nearby"
@@ -28,6 +29,7 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
 
     @app.get(ROUTE)
     def nearby(show: str, episode: str) -> Response:
+        metrics.add_metric(name="NearbyRequests", unit=MetricUnit.Count, value=1)
         event = app.current_event
         request = NearbyRequest.parse(
             show,

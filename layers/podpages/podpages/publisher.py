@@ -6,6 +6,7 @@ starts the show over from the newer catalog and re-renders everything written so
 a retried or redelivered event always finds its work still to do.
 """
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ from podpages.rebuild_request import RebuildRequest
 from podpages.refresh import Refresh, all_listings
 from podpages.settings import Settings
 from podpages.show_lease import show_lease
-from podpages.show_site import listing_plan, page_plan, site_plan
+from podpages.show_site import feed_plan, listing_plan, page_plan, site_plan
 from podpages.show_update import fold
 from podpages.site_objects import Plan
 from podpages.source_keys import Kind, is_upload_key, parse_source_key
@@ -59,6 +60,10 @@ class Publisher:
 
     def read(self, event: UploadEvent) -> Read | None:
         """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
+        with logger.append_context_keys(s3_key=event.key, sequencer=event.sequencer):
+            return self._read(event)
+
+    def _read(self, event: UploadEvent) -> Read | None:
         if not is_upload_key(event.key):
             logger.warning("event ignored: key outside the upload prefixes", key=event.key)
             return None
@@ -100,7 +105,7 @@ class Publisher:
     def publish_show(self, show: str, reads: list[Read]) -> None:
         """Under the show's lease, fold `reads` into its catalog, write what went stale, then
         commit the catalog."""
-        with self.lease(self.source, show):
+        with logger.append_context_keys(show=show, **correlation_keys(reads)), self.lease(self.source, show):
             self._publish_show(show, reads)
 
     def _publish_show(self, show: str, reads: list[Read]) -> None:
@@ -148,14 +153,13 @@ class Publisher:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed. The feed goes last: while it is current, so are the
         others, which is what `relist_if_behind` relies on."""
-        plan = listing_plan(catalog, refresh, self.settings)
-        key = site_paths.object_key(site_paths.feed(catalog.show))
-        self.write(
-            Plan([item for item in plan.puts if item.key != key], [other for other in plan.deletes if other != key])
-        )
-        self.write(
-            Plan([item for item in plan.puts if item.key == key], [other for other in plan.deletes if other == key])
-        )
+        self.write(listing_plan(catalog, refresh, self.settings))
+        started = time.perf_counter()
+        plan = feed_plan(catalog, refresh, self.settings)
+        if plan.puts:
+            milliseconds = (time.perf_counter() - started) * 1000
+            metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
+        self.write(plan)
 
     def relist_if_behind(self, catalog: Catalog) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
@@ -227,8 +231,14 @@ class Publisher:
             except WriteConflict:
                 continue
             self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
+            metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
             return
         raise WriteConflict(key)
+
+
+def correlation_keys(reads: list[Read]) -> dict[str, list]:
+    """What ties a show's log lines to the uploads behind them: their keys and sequencers."""
+    return {"s3_keys": [read.event.key for read in reads], "sequencers": [read.event.sequencer for read in reads]}
 
 
 def group_by_show(reads: Iterable[Read]) -> dict[str, list[Read]]:

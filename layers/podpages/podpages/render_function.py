@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.data_classes import SQSRecord
 
 from podpages.errors import ContractError
 from podpages.observability import MetricUnit, logger, metrics
-from podpages.publisher import Publisher, Read, group_by_show
+from podpages.publisher import Publisher, Read, correlation_keys, group_by_show
 from podpages.rebuild_request import RebuildRequest, rebuild_request
 from podpages.upload_events import MalformedNotification, message_events, upload_events
 
@@ -45,9 +45,10 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
             logger.error("message dropped: malformed", message_id=record.message_id, reason=str(error))
             metrics.add_metric(name="MalformedMessages", unit=MetricUnit.Count, value=1)
             return
-        for upload in uploads:
-            if read := publisher.read(upload):
-                reads.append((record, read))
+        with logger.append_context_keys(message_id=record.message_id):
+            for upload in uploads:
+                if read := publisher.read(upload):
+                    reads.append((record, read))
 
     with processor(records=event["Records"], handler=read_message):
         processor.process()
@@ -56,7 +57,9 @@ def handle_queue_batch(event: dict, publisher: Publisher) -> PartialItemFailureR
                 publisher.publish_show(show, show_reads)
             except Exception:  # noqa: BLE001 - any failure is retried by SQS; the batch processor logs it
                 failure = sys.exc_info()
-                logger.exception("show not published; its messages return to the queue", show=show)
+                logger.exception(
+                    "show not published; its messages return to the queue", show=show, **correlation_keys(show_reads)
+                )
                 touched = {record.message_id: record for record, read in reads if read.change.source.show == show}
                 for record in touched.values():
                     processor.failure_handler(record, failure)

@@ -13,9 +13,10 @@ from podpages.templating import TEMPLATE_DIRS
 
 
 def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """Everything the refresh asks for: the pages, then the listings."""
+    """Everything the refresh asks for: the pages, then the listings, then the feed."""
     plan = page_plan(catalog, refresh, settings)
     plan += listing_plan(catalog, refresh, settings)
+    plan += feed_plan(catalog, refresh, settings)
     return plan
 
 
@@ -41,8 +42,8 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
 
 
 def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """The pages that list the show's episodes: its year archives, its page, its sitemap parts and
-    its feed. A publish writes them after its commit, so they only ever list committed episodes."""
+    """The pages that list the show's episodes: its year archives, its page and its sitemap parts.
+    A publish writes them after its commit, so they only ever list committed episodes."""
     plan = Plan()
     show = catalog.show
     present = set(catalog.years())
@@ -53,12 +54,9 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
             plan.deletes.append(site_paths.object_key(site_paths.archive(show, year)))
     if refresh.listings:
         if catalog.is_empty:
-            plan.deletes += [
-                site_paths.object_key(site_paths.feed(show)),
-                site_paths.object_key(site_paths.show_home(show)),
-            ]
+            plan.deletes.append(site_paths.object_key(site_paths.show_home(show)))
         else:
-            plan.puts += [feed(catalog, settings), pages.show_page(catalog, settings)]
+            plan.puts.append(pages.show_page(catalog, settings))
             plan.puts += sitemaps.show_sitemaps(catalog, settings)
         # Parts past the catalog's own are left from when the show was larger.
         plan.deletes += [
@@ -66,6 +64,15 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
             for part in range(sitemaps.sitemap_parts(catalog) + 1, refresh.sitemap_parts + 1)
         ]
     return plan
+
+
+def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """The show's feed, written after its other listings: while the feed is current, so are they."""
+    if not refresh.listings:
+        return Plan()
+    if catalog.is_empty:
+        return Plan(deletes=[site_paths.object_key(site_paths.feed(catalog.show))])
+    return Plan(puts=[feed(catalog, settings)])
 
 
 def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
