@@ -178,6 +178,7 @@ def test_status_reads_a_deployed_stack_named_by_its_outputs(demo):
 
     assert run.returncode == 0, run.stderr
     assert "render queue: 0 waiting, 0 in flight, 0 delayed" in run.stdout
+    assert "rebuild queue: 0 requests left" in run.stdout
 
 
 def test_rebuild_of_a_deployed_stack_fans_out_over_its_queue_and_waits_for_it(demo):

@@ -74,7 +74,7 @@ def _watch(target: Target, queued: int, deadline: float, hidden: bool | None) ->
     """Follow the rebuild queue until it is empty or the deadline passes; what is left in it."""
     with tqdm(total=queued, desc="rebuilding", unit="request", disable=hidden) as bar:
         while True:
-            left = sum(depth or 0 for depth in queue_depths(target.sqs, target.rebuild_queue_url))
+            left = sum(queue_depths(target.sqs, target.rebuild_queue_url))
             bar.update(max(0, min(queued, queued - left) - bar.n))
             if left == 0 or time.monotonic() > deadline:
                 return left
