@@ -3,6 +3,8 @@
 Each sample is a fresh interpreter that times, from inside, either `import boto3;
 boto3.client("s3")` or the import of the handler template.yaml names (which builds its S3
 client, settings and the rest). The two kinds alternate, so drift on the machine hits both alike.
+Both run with LAMBDA_TASK_ROOT set, as on Lambda, where the X-Ray SDK takes another path: off
+Lambda it builds a sampler that polls the X-Ray API (far slower) and the Tracer patches nothing.
 
     make bench        or        python bench/cold_start.py [--samples 40] [--function NearbyFunction]
 """
@@ -23,6 +25,7 @@ ENVIRONMENT = {
     "SITE_BUCKET": "podpages-site-bench",
     "AWS_DEFAULT_REGION": "us-east-1",
     "POWERTOOLS_SERVICE_NAME": "podpages",
+    "LAMBDA_TASK_ROOT": "/var/task",
 }
 TIMED = """
 import time

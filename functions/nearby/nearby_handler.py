@@ -6,7 +6,7 @@ from botocore.config import Config
 
 from podpages.catalog_cache import CatalogCache
 from podpages.nearby_api import nearby_api
-from podpages.observability import logger
+from podpages.observability import logger, metrics, tracer
 from podpages.settings import Settings
 from podpages.storage import SourceBucket
 
@@ -17,5 +17,7 @@ app = nearby_api(catalogs, settings)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+@metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict, context) -> dict:
     return app.resolve(event, context)

@@ -3,7 +3,7 @@
 import boto3
 from botocore.config import Config
 
-from podpages.observability import logger, metrics
+from podpages.observability import logger, metrics, tracer
 from podpages.publisher import Publisher
 from podpages.render_function import handle_render_event
 from podpages.settings import Settings
@@ -18,6 +18,7 @@ publisher = Publisher(
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict, context) -> dict:
     return handle_render_event(event, publisher)
