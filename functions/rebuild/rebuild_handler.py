@@ -5,7 +5,7 @@ import boto3
 from botocore.config import Config
 
 from podpages.deploy_rebuild import handle_deploy_event
-from podpages.observability import logger
+from podpages.observability import logger, tracer
 from podpages.rebuild_queue import RebuildQueue
 from podpages.settings import Settings
 from podpages.storage import SourceBucket
@@ -17,5 +17,6 @@ queue = RebuildQueue(boto3.client("sqs", config=config), settings.rebuild_queue_
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler
 def lambda_handler(event: dict, context) -> dict:
     return handle_deploy_event(event, source, queue)

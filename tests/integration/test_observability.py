@@ -117,13 +117,20 @@ def test_a_lost_catalog_race_is_counted(stack, capsys, monkeypatch):
     assert values(emitted(capsys.readouterr().out), "CatalogConflicts") == [1]
 
 
-def test_the_nearby_function_counts_each_request(stack, nearby, capsys):
+def test_the_nearby_function_counts_each_request_whatever_its_answer(stack, nearby, capsys):
     for path in sorted(EXAMPLES.rglob("*.json")):
         stack.upload(path.relative_to(EXAMPLES).as_posix(), path)
     stack.deliver()
     capsys.readouterr()
 
-    for episode in ("backend-flexibility-revolution", "no-such-episode", "Not A Slug"):
-        nearby(nearby_request("pytorch", episode))
+    unrouted = nearby_request("pytorch", "backend-flexibility-revolution")
+    unrouted["rawPath"] = unrouted["requestContext"]["http"]["path"] = "/api/shows/pytorch"
+    for event in (
+        nearby_request("pytorch", "backend-flexibility-revolution"),
+        nearby_request("pytorch", "no-such-episode"),
+        nearby_request("pytorch", "Not A Slug"),
+        unrouted,
+    ):
+        nearby(event)
 
-    assert values(emitted(capsys.readouterr().out), "NearbyRequests") == [1, 1, 1]
+    assert values(emitted(capsys.readouterr().out), "NearbyRequests") == [1, 1, 1, 1]

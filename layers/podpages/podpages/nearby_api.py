@@ -60,6 +60,7 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
 
     @app.not_found
     def no_route(_not_found: NotFoundError) -> Response:
+        metrics.add_metric(name="NearbyRequests", unit=MetricUnit.Count, value=1)
         return _error(HTTPStatus.NOT_FOUND, [Problem("path", "use /api/shows/<show>/episodes/<episode>/nearby")])
 
     return app
