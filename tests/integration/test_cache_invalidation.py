@@ -5,9 +5,11 @@ import json
 
 import pytest
 
+from podpages.rebuild_request import RebuildRequest
 from podpages.storage import Distribution
 from support.catalogs import episode_document
 from support.events import notification
+from support.queue import deliver
 
 
 @pytest.fixture
@@ -69,3 +71,20 @@ def test_a_redelivered_event_invalidates_nothing(stack, distribution):
     stack.deliver()
 
     assert len(invalidated(cloudfront, distribution_id)) == 1
+
+
+def test_a_rebuild_request_invalidates_the_pages_it_wrote(stack, distribution):
+    cloudfront, distribution_id = distribution
+    stack.upload("episodes/daily/e1.json", json.dumps(episode_document("E1")))
+    stack.upload("episodes/daily/e2.json", json.dumps(episode_document("E2", "2026-01-02T09:00:00Z")))
+    stack.deliver()
+    published = invalidated(cloudfront, distribution_id)
+    request = RebuildRequest("daily", ("e1",), listings=True)
+    stack.sqs.send_message(QueueUrl=stack.rebuild_queue_url, MessageBody=request.message())
+
+    delivery = deliver(stack.sqs, stack.rebuild_queue_url, stack.handler)
+
+    [rebuilt] = [paths for paths in invalidated(cloudfront, distribution_id) if paths not in published]
+    assert delivery.failed == []
+    assert {"/daily/e1/index.html", "/daily/feed.xml", "/daily/index.html"} <= set(rebuilt)
+    assert "/daily/e2/index.html" not in rebuilt  # not asked for, so not written
