@@ -43,10 +43,12 @@ def test_other_messages_are_not_rebuilds(body):
         ("pytorch", ["rebuild"]),
         ({"show": "Py Torch"}, ["rebuild.show"]),
         ({"show": "pytorch", "episodes": "a"}, ["rebuild.episodes"]),
-        ({"show": "pytorch", "episodes": ["a", "../b", 3]}, ["rebuild.episodes[1]", "rebuild.episodes[2]"]),
+        ({"show": "pytorch", "episodes": ["a", "../b", 3]}, ["rebuild.episodes.1", "rebuild.episodes.2"]),
         ({"show": "pytorch", "listings": "yes"}, ["rebuild.listings"]),
-        ({"show": "pytorch", "pages": 3}, ["rebuild"]),
-        ({"site": True, "show": "pytorch"}, ["rebuild.site"]),
+        ({"show": "pytorch", "pages": 3}, ["rebuild.pages"]),
+        ({"site": True, "show": "pytorch"}, ["rebuild"]),
+        ({"site": True, "listings": True}, ["rebuild"]),
+        ({}, ["rebuild"]),
     ],
 )
 def test_a_malformed_request_names_its_fields(request_, fields):

@@ -5,9 +5,13 @@ function's timeout however large the show."""
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from podpages.catalog_index import CatalogIndex
-from podpages.errors import ContractError, Problem
+from podpages.contract import problems
+from podpages.errors import ContractError
 from podpages.source_keys import SLUG
 from podpages.storage import SourceBucket
 
@@ -21,12 +25,37 @@ class RebuildRequest:
     listings: bool = False  # the show's archives, page, sitemap parts and feed
 
     def message(self) -> str:
-        request = {"site": True} if self.show is None else {"show": self.show}
-        if self.episodes:
-            request["episodes"] = list(self.episodes)
-        if self.listings:
-            request["listings"] = True
-        return json.dumps({"rebuild": request})
+        if self.show is None:
+            wire = _Rebuild(site=True)
+        else:
+            wire = _Rebuild(show=self.show, episodes=list(self.episodes), listings=self.listings)
+        return _Message(rebuild=wire).model_dump_json(exclude_defaults=True)
+
+
+Slug = Annotated[str, Field(pattern=SLUG.pattern)]
+
+
+class _Rebuild(BaseModel):
+    """A request as the queue carries it: `{"show": ..., "episodes": [...], "listings": true}` or `{"site": true}`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    show: Slug | None = None
+    site: Literal[True] | None = None
+    episodes: list[Slug] = []
+    listings: bool = False
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "_Rebuild":
+        if (self.show is None) == (self.site is None):
+            raise ValueError('names either a show or the site ("site": true)')
+        if self.site and (self.episodes or self.listings):
+            raise ValueError("a site rebuild names no episodes or listings")
+        return self
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    rebuild: _Rebuild
 
 
 def rebuild_request(body: str) -> RebuildRequest | None:
@@ -37,32 +66,11 @@ def rebuild_request(body: str) -> RebuildRequest | None:
         return None
     if not isinstance(message, dict) or "rebuild" not in message:
         return None
-    request = message["rebuild"]
-    if not isinstance(request, dict):
-        raise ContractError([Problem("rebuild", "must be an object")])
-    problems = []
-    if unknown := sorted(set(request) - {"show", "site", "episodes", "listings"}):
-        problems.append(Problem("rebuild", f"unknown fields {unknown}"))
-    if request.get("site") is True:
-        if set(request) != {"site"}:
-            problems.append(Problem("rebuild.site", "a site rebuild names no show, episodes or listings"))
-        _raise_any(problems)
-        return RebuildRequest()
-    show, episodes, listings = request.get("show"), request.get("episodes", []), request.get("listings", False)
-    if not isinstance(show, str) or not SLUG.match(show):
-        problems.append(Problem("rebuild.show", f"must be a show slug matching {SLUG.pattern}"))
-    if not isinstance(episodes, list):
-        problems.append(Problem("rebuild.episodes", "must be a list of episode slugs"))
-        episodes = []
-    problems += [
-        Problem(f"rebuild.episodes[{index}]", f"must be an episode slug matching {SLUG.pattern}")
-        for index, slug in enumerate(episodes)
-        if not isinstance(slug, str) or not SLUG.match(slug)
-    ]
-    if not isinstance(listings, bool):
-        problems.append(Problem("rebuild.listings", "must be true or false"))
-    _raise_any(problems)
-    return RebuildRequest(show, tuple(episodes), listings)
+    try:
+        wire = _Message.model_validate(message).rebuild
+    except ValidationError as error:
+        raise ContractError(problems(error)) from None
+    return RebuildRequest(wire.show, tuple(wire.episodes), wire.listings)
 
 
 def rebuild_requests(source: SourceBucket, shows: Iterable[str] | None = None) -> Iterator[RebuildRequest]:
@@ -81,8 +89,3 @@ def rebuild_requests(source: SourceBucket, shows: Iterable[str] | None = None) -
         yield RebuildRequest(show, listings=True)
     if everything:
         yield RebuildRequest()
-
-
-def _raise_any(problems: list[Problem]) -> None:
-    if problems:
-        raise ContractError(problems)
