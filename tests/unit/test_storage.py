@@ -8,7 +8,7 @@ from podpages.catalog import Catalog
 from podpages.errors import CatalogConflict
 from podpages.site_objects import SiteObject
 from podpages.source_keys import MAX_DOCUMENT_BYTES
-from podpages.storage import SiteBucket, SourceBucket, Unchanged
+from podpages.storage import SiteBucket, SourceBucket, Unchanged, error_report_key
 from support.catalogs import daily_catalog
 
 
@@ -103,6 +103,18 @@ def test_error_reports_sit_beside_the_upload_and_are_cleared_together(s3, source
     )
     source.delete_error_reports(["episodes/s/bad.json", "shows/s.json", "episodes/s/never-reported.json"])
     assert s3.list_objects_v2(Bucket="source-bucket", Prefix="errors/")["KeyCount"] == 0
+
+
+def test_an_upload_key_at_s3_s_limit_still_gets_a_report_key_within_it():
+    longest = "episodes/" + "é" * ((1024 - len("episodes/") - len(".json")) // 2) + ".json"
+    other = longest.replace("é", "e", 1)
+
+    report = error_report_key(longest)
+
+    assert len(longest.encode()) <= 1024 and len(report.encode()) <= 1024
+    assert report.startswith("errors/episodes/éé") and report.endswith(".json")
+    assert report == error_report_key(longest) != error_report_key(other)
+    assert error_report_key("episodes/s/bad.json") == "errors/episodes/s/bad.json.json"
 
 
 def test_site_objects_carry_their_headers(s3):

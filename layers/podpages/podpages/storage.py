@@ -1,5 +1,6 @@
 """The S3 adapter: the only module that talks to S3. Everything else sees catalogs and site objects."""
 
+import hashlib
 import json
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +22,10 @@ _CONFLICTS = {"PreconditionFailed", "ConditionalRequestConflict", "NoSuchKey"}
 # Enough to cover an episode, its neighbours and the show's listings in one round.
 WRITE_CONCURRENCY = 16
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
+
+
+MAX_KEY_BYTES = 1024  # S3's limit on an object key, in UTF-8
+REPORT_SUFFIX = ".json"
 
 
 @dataclass(frozen=True)
@@ -215,4 +220,12 @@ def lease_key(show: str) -> str:
 
 
 def error_report_key(key: str) -> str:
-    return f"{ERRORS_PREFIX}{key}.json"
+    """`errors/<key>.json`. An upload key too long for that to fit S3's limit keeps as much of
+    its start as fits, then a hash of the whole, so that its report is still written."""
+    report = f"{ERRORS_PREFIX}{key}{REPORT_SUFFIX}"
+    if len(report.encode()) <= MAX_KEY_BYTES:
+        return report
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    room = MAX_KEY_BYTES - len(ERRORS_PREFIX) - len(REPORT_SUFFIX) - len(digest) - 1
+    start = key.encode()[:room].decode(errors="ignore")  # never half a character
+    return f"{ERRORS_PREFIX}{start}-{digest}{REPORT_SUFFIX}"
