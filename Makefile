@@ -88,13 +88,15 @@ schemas: install ## regenerate schemas/ from the contract models
 	$(BIN)/python -m podpages.schemas schemas
 
 lock: install ## re-pin the layer's requirements (layers/podpages/requirements.txt) from pyproject.toml
-	rm -rf build/lock
+	rm -rf build/lock build/tested.txt
 	$(PYTHON) -m venv build/lock
 	@# boto3 is resolved too, so the pins suit the botocore the runtime brings, then left out of the layer.
-	build/lock/bin/pip install --quiet $$($(BIN)/python -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+	@# The dev venv's versions constrain it: the layer ships what the tests ran on.
+	$(BIN)/pip freeze --exclude-editable > build/tested.txt
+	build/lock/bin/pip install --quiet -c build/tested.txt $$($(BIN)/python -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
 	{ head -n 2 layers/podpages/requirements.txt; build/lock/bin/pip freeze --exclude pip $(RUNTIME_PROVIDED:%=--exclude %); } > build/requirements.txt
 	mv build/requirements.txt layers/podpages/requirements.txt
-	rm -rf build/lock
+	rm -rf build/lock build/tested.txt
 
 screenshot: install ## take docs/episode-page.png of the seed episode, served by the demo, with headless Chromium
 	UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/acceptance/test_browser.py
