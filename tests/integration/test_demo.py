@@ -195,6 +195,14 @@ def test_rebuild_of_a_deployed_stack_fans_out_over_its_queue_and_waits_for_it(de
     assert "message(s) from RebuildQueue" in "\n".join(demo.output)
 
 
+def test_rebuild_of_a_show_that_is_not_published_says_so_and_queues_nothing(demo):
+    run = demo.cli("rebuild", "--show", "pytorch", "--show", "no-such-show", "--wait", "0")
+
+    assert run.returncode == 2
+    assert "podpages: show 'no-such-show' has no catalog" in run.stderr
+    assert "rebuild queue: 0 requests left" in demo.cli("status").stdout
+
+
 def _cli_on_deployed_stack(demo: Demo, name: str, *arguments: str) -> subprocess.CompletedProcess:
     """The CLI with `--stack`, against a stack in the local CloudFormation whose outputs name the demo's resources."""
     cloudformation = boto3.client("cloudformation", endpoint_url=demo.endpoint, region_name="us-east-1", **LOCAL)
