@@ -1,24 +1,12 @@
 """The nearby API's catalogs in memory: one GET when cold, none while fresh, one conditional GET
 to revalidate, and a changed catalog picked up; against moto's in-process S3."""
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from podpages.catalog_cache import REVALIDATE_AFTER, CatalogCache
 from podpages.errors import UnknownShow
-from podpages.storage import SourceBucket
 from support.catalogs import daily_catalog, indexed
 from support.clock import Clock
-
-
-@pytest.fixture
-def s3(monkeypatch):
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket="source-bucket")
-        yield client
 
 
 @pytest.fixture
@@ -30,11 +18,6 @@ def gets(s3):
         lambda params, **_: sent.append((params["Key"], params.get("IfNoneMatch"))),
     )
     return sent
-
-
-@pytest.fixture
-def source(s3):
-    return SourceBucket(s3, "source-bucket")
 
 
 @pytest.fixture

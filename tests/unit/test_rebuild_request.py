@@ -4,9 +4,7 @@ fields. Chunks cover each episode of a show exactly once."""
 
 import json
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from podpages import rebuild_request
 from podpages.errors import ContractError
@@ -15,8 +13,6 @@ from podpages.settings import Settings
 from podpages.source_folder import read_source_folder
 from podpages.storage import SourceBucket
 from support.paths import EXAMPLES
-
-BUCKET = "podpages-source-test"
 
 
 @pytest.mark.parametrize(
@@ -59,20 +55,17 @@ def test_a_malformed_request_names_its_fields(request_, fields):
 
 
 @pytest.fixture
-def source():
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket=BUCKET)
-        bucket = SourceBucket(client, BUCKET)
-        for catalog in read_source_folder(EXAMPLES, Settings("https://podcasts.example.com")).catalogs.values():
-            bucket.write_catalog(catalog, None)
-        yield bucket
+def published(source) -> SourceBucket:
+    """The source bucket with the examples' catalogs."""
+    for catalog in read_source_folder(EXAMPLES, Settings("https://podcasts.example.com")).catalogs.values():
+        source.write_catalog(catalog, None)
+    return source
 
 
-def test_requests_cover_every_episode_once_in_bounded_chunks(source, monkeypatch):
+def test_requests_cover_every_episode_once_in_bounded_chunks(published, monkeypatch):
     monkeypatch.setattr(rebuild_request, "EPISODES_PER_REQUEST", 5)
 
-    requests = list(rebuild_requests(source))
+    requests = list(rebuild_requests(published))
 
     pytorch = [request for request in requests if request.show == "pytorch"]
     assert [len(request.episodes) for request in pytorch] == [5, 5, 5, 1, 0]
@@ -81,13 +74,13 @@ def test_requests_cover_every_episode_once_in_bounded_chunks(source, monkeypatch
     assert requests[-1] == RebuildRequest()  # everything: the site's own files too, last
 
 
-def test_named_shows_leave_the_site_files_alone(source):
-    requests = list(rebuild_requests(source, ["kernel-notes"]))
+def test_named_shows_leave_the_site_files_alone(published):
+    requests = list(rebuild_requests(published, ["kernel-notes"]))
 
     assert {request.show for request in requests} == {"kernel-notes"}
 
 
 @pytest.mark.parametrize("show", ["no-such-show", "../catalog/pytorch"])
-def test_a_show_that_is_not_published_is_an_error_that_names_it(source, show):
+def test_a_show_that_is_not_published_is_an_error_that_names_it(published, show):
     with pytest.raises(ValueError, match=f"show '{show}'"):
-        list(rebuild_requests(source, [show]))
+        list(rebuild_requests(published, [show]))

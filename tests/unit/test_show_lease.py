@@ -4,23 +4,11 @@ after the wait, and taken over once its holder's time has run out."""
 import json
 import threading
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from podpages.errors import ShowBusy
 from podpages.show_lease import LEASE_SECONDS, show_lease
-from podpages.storage import SourceBucket
 from support.clock import Clock
-
-
-@pytest.fixture
-def source(monkeypatch):
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        client.create_bucket(Bucket="source-bucket")
-        yield SourceBucket(client, "source-bucket")
 
 
 def test_a_lease_is_held_during_the_work_and_released_after(source):

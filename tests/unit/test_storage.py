@@ -1,30 +1,13 @@
 """The S3 adapter, against moto's in-process S3: conditional catalog commits, uploads that vanish, error reports."""
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from podpages.catalog import Catalog
 from podpages.errors import CatalogConflict
 from podpages.site_objects import SiteObject
 from podpages.source_keys import MAX_DOCUMENT_BYTES
-from podpages.storage import SiteBucket, SourceBucket, Unchanged, error_report_key
+from podpages.storage import SiteBucket, Unchanged, error_report_key
 from support.catalogs import daily_catalog
-
-
-@pytest.fixture
-def s3(monkeypatch):
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    with mock_aws():
-        client = boto3.client("s3", region_name="us-east-1")
-        for bucket in ("source-bucket", "site-bucket"):
-            client.create_bucket(Bucket=bucket)
-        yield client
-
-
-@pytest.fixture
-def source(s3):
-    return SourceBucket(s3, "source-bucket")
 
 
 def test_a_missing_upload_reads_as_none(source):
