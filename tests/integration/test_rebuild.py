@@ -9,7 +9,6 @@ import pytest
 
 from podpages import rebuild_request, templating
 from podpages.local import template
-from podpages.local.event_source import EventSourceMapping
 from podpages.rebuild_queue import RebuildQueue
 from podpages.rebuild_request import RebuildRequest
 from podpages.rebuilding import rebuild
@@ -18,6 +17,7 @@ from podpages.targets import local_target
 from support.events import load_event
 from support.lambda_context import LambdaContext
 from support.paths import EXAMPLES, ROOT
+from support.queue import deliver
 
 SHOWS = ["kernel-notes", "pytorch"]
 MARK = '<meta name="generator" content="podpages, rebuilt">'
@@ -51,14 +51,7 @@ def change_templates(tmp_path, monkeypatch):
 def work_through_rebuilds(stack):
     """The render function's event source mapping on the rebuild queue, with the template's batch size."""
     batch_size = int(template.queue_events("RenderFunction")["RebuildQueue"]["BatchSize"])
-    mapping = EventSourceMapping(
-        stack.sqs,
-        stack.rebuild_queue_url,
-        lambda event: stack.handler(event, LambdaContext()),
-        batch_size=batch_size,
-        retry_at_once=True,
-    )
-    return mapping.drain()
+    return deliver(stack.sqs, stack.rebuild_queue_url, stack.handler, batch_size)
 
 
 def deploy_event(url: str, **changes) -> dict:
