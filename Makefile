@@ -48,9 +48,10 @@ checkers: ## install the Nu HTML Checker from npm (its audits are skipped, loudl
 test: install checkers lint ## run every test: unit, integration (moto server, sam), acceptance (Nu checker)
 	$(BIN)/pytest
 
-lint: install ## ruff: lint and format check
+lint: install ## ruff (lint and format) and mypy (strict types) over the package and the handlers
 	$(BIN)/ruff check layers functions tests bench
 	$(BIN)/ruff format --check layers functions tests bench
+	$(BIN)/mypy
 
 unit: install ## run the unit tests only: pure code, no network
 	$(BIN)/pytest tests/unit
@@ -81,11 +82,11 @@ validate: install ## check examples/ against the contract and lint template.yaml
 	$(BIN)/podpages validate examples
 	SAM_CLI_TELEMETRY=0 $(BIN)/sam validate --lint --template template.yaml --region us-east-1
 
-build: install ## sam build: the functions and the layer, which ships templates/
+build: install ## sam build: the functions and the layer, which ships the package with its templates
 	SAM_CLI_TELEMETRY=0 $(BIN)/sam build --template template.yaml
 
 schemas: install ## regenerate schemas/ from the contract models
-	$(BIN)/python -m podpages.schemas schemas
+	$(BIN)/python -m podpages.contract.schemas schemas
 
 lock: install ## re-pin the layer's requirements (layers/podpages/requirements.txt) from pyproject.toml
 	rm -rf build/lock build/tested.txt

@@ -44,13 +44,13 @@ from pathlib import Path
 
 from synthetic import write_catalogue
 
-from podpages.catalog import Catalog, default_episode_guid
+from podpages.catalog.fold import fold
+from podpages.catalog.model import Catalog, default_episode_guid
+from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.durations import iso_duration, parse_duration, total_seconds
-from podpages.feed import podcast_guid
+from podpages.render.feed import podcast_guid
+from podpages.render.plans import show_plan
 from podpages.settings import Settings
-from podpages.show_site import show_plan
-from podpages.show_update import fold
-from podpages.source_folder import read_change, read_source_folder
 
 SHOW = "bench"
 SITE_URL = "https://bench.example.com"

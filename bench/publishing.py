@@ -15,16 +15,17 @@ from pathlib import Path
 
 from synthetic import episode_document, write_catalogue
 
-from podpages import sitemaps
+from podpages.catalog.fold import fold
+from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
+from podpages.render.plans import show_plan, site_plan
 from podpages.settings import Settings
-from podpages.show_site import show_plan, site_plan
-from podpages.show_update import fold
-from podpages.source_folder import read_change, read_source_folder
-from podpages.storage import SiteBucket, SourceBucket
+from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.source_bucket import SourceBucket
 
 SITE_URL = "http://127.0.0.1:3000"
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
@@ -69,7 +70,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     stack.reset()
     stack.source.write_catalog(catalog, None)
-    plan = site_plan({"bench": sitemaps.sitemap_parts(catalog)}, settings)
+    plan = site_plan({"bench": sitemap_parts(catalog)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
 
@@ -129,11 +130,11 @@ def backfill(stack: Stack, uploads: int = 1000, batch_size: int = 100) -> dict:
 PEAK = """
 import json, sys
 from pathlib import Path
-from podpages.catalog import Catalog
+from podpages.catalog.model import Catalog
 from podpages.settings import Settings
-from podpages.show_site import show_plan
-from podpages.show_update import fold
-from podpages.source_folder import read_change
+from podpages.render.plans import show_plan
+from podpages.catalog.fold import fold
+from podpages.cli.source_folder import read_change
 settings = Settings(site_url="http://127.0.0.1:3000")
 catalog = Catalog.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
 update = fold(catalog, [read_change(Path(sys.argv[2]))], settings)
@@ -156,7 +157,7 @@ def peak_memory(episodes: int = 10_000) -> dict:
     publish = _max_rss([sys.executable, "-c", PEAK, str(catalog_file), str(new)])
     out = Path(tempfile.mkdtemp())
     render = _max_rss(
-        [sys.executable, "-m", "podpages.cli", "render", str(folder), "--out", str(out), "--site-url", SITE_URL]
+        [sys.executable, "-m", "podpages.cli.main", "render", str(folder), "--out", str(out), "--site-url", SITE_URL]
     )
     return {
         "episodes": episodes,

@@ -16,13 +16,13 @@ from pathlib import Path
 from publishing import Stack
 from synthetic import write_catalogue
 
+from podpages.cli.source_folder import read_source_folder
 from podpages.local import template
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
-from podpages.rebuild_queue import RebuildQueue
-from podpages.rebuild_request import EPISODES_PER_REQUEST, rebuild_requests
+from podpages.rebuild.queue import RebuildQueue
+from podpages.rebuild.request import EPISODES_PER_REQUEST, rebuild_requests
 from podpages.settings import Settings
-from podpages.source_folder import read_source_folder
 
 
 def measure(episodes: int = 10_000) -> dict:

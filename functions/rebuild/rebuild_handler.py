@@ -1,14 +1,17 @@
 """RebuildFunction: the SiteRebuild custom resource. A deploy that changes what pages are made of
 queues a rebuild of every show."""
 
+from typing import Any
+
 import boto3
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
-from podpages.deploy_rebuild import handle_deploy_event
 from podpages.observability import logger, tracer
-from podpages.rebuild_queue import RebuildQueue
+from podpages.rebuild.deploy import handle_deploy_event
+from podpages.rebuild.queue import RebuildQueue
 from podpages.settings import Settings
-from podpages.storage import SourceBucket
+from podpages.storage.source_bucket import SourceBucket
 
 settings = Settings.from_env()
 config = Config(retries={"mode": "standard"})
@@ -18,5 +21,5 @@ queue = RebuildQueue(boto3.client("sqs", config=config), settings.rebuild_queue_
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
-def lambda_handler(event: dict, context) -> dict:
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return handle_deploy_event(event, source, queue)

@@ -1,13 +1,19 @@
 """RenderFunction: S3 upload notifications, from SQS or direct, become published pages."""
 
+from typing import Any
+
 import boto3
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
 from podpages.observability import logger, metrics, tracer
-from podpages.publisher import Publisher
-from podpages.render_function import handle_render_event
+from podpages.publish.publisher import Publisher
+from podpages.publish.render_function import handle_render_event
 from podpages.settings import Settings
-from podpages.storage import WRITE_CONCURRENCY, Distribution, SiteBucket, SourceBucket
+from podpages.storage.distribution import Distribution
+from podpages.storage.site_bucket import WRITE_CONCURRENCY, SiteBucket
+from podpages.storage.source_bucket import SourceBucket
 
 settings = Settings.from_env()
 s3 = boto3.client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
@@ -20,5 +26,5 @@ publisher = Publisher(
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
-def lambda_handler(event: dict, context) -> dict:
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse | dict[str, Any]:
     return handle_render_event(event, publisher)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from podpages import site_paths
-from podpages.catalog import Catalog
+from podpages.catalog.model import Catalog
+from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.settings import Settings
-from podpages.source_folder import SourceFolder, read_source_folder
 from support.demo import Demo
 from support.paths import EXAMPLES, ROOT
 

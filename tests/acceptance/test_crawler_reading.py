@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from lxml import html
 
-from podpages import pages
 from podpages.durations import iso_duration
+from podpages.render import pages
 from support.catalogs import SETTINGS, example_folder
 from support.paths import GOLDEN
 
@@ -69,9 +69,9 @@ def test_the_seed_episode_reads_as_the_seed_page_section_by_section():
     assert ours["top"] == seed["top"]  # heading, summary, duration
     assert ours[OVERVIEW] == seed[OVERVIEW]
     assert ours["Nearby episodes from PyTorch"] == seed["Nearby episodes from PyTorch"]
-    # The excerpt: whole paragraphs, then the next one cut at a word and closed with "…" (behaviour 2).
+    # The excerpt: whole paragraphs, then the next one cut at a word and closed with "…".
     # The seed cut that paragraph sooner than EXCERPT_CHARS (1500) does, then cut two more to a few
-    # words; behaviour 2 stops at the first cut. Whole paragraphs match; the cut ones share a start.
+    # words; the excerpt stops at the first cut. Whole paragraphs match; the cut ones share a start.
     excerpt, seeds = ours[EXCERPT], seed[EXCERPT]
     whole = len(excerpt) - 1
     assert excerpt[:whole] == seeds[:whole]

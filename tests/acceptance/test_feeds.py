@@ -11,9 +11,9 @@ import pytest
 from lxml import etree
 
 from podpages import site_paths
+from podpages.cli.source_folder import metadata_files
 from podpages.durations import total_seconds
-from podpages.feed import podcast_guid
-from podpages.source_folder import metadata_files
+from podpages.render.feed import podcast_guid
 from support.feeds import NS, RFC_2822
 
 APPLE_CHANNEL = ["title", "description", "language", "itunes:image/@href", "itunes:category/@text", "itunes:explicit"]
@@ -81,13 +81,13 @@ def test_guids_are_unique_and_stable_across_re_uploads_and_a_from_scratch_render
     uploads = [str(path) for path in metadata_files([site.catalogue])]
 
     republished = subprocess.run(
-        [sys.executable, "-m", "podpages.cli", "publish", *uploads, "--endpoint-url", site.demo.endpoint],
+        [sys.executable, "-m", "podpages.cli.main", "publish", *uploads, "--endpoint-url", site.demo.endpoint],
         capture_output=True,
         text=True,
         timeout=600,
     )
     rendered = subprocess.run(
-        [sys.executable, "-m", "podpages.cli", "render", str(site.catalogue), "--out", str(tmp_path / "site")]
+        [sys.executable, "-m", "podpages.cli.main", "render", str(site.catalogue), "--out", str(tmp_path / "site")]
         + ["--site-url", site.url],
         capture_output=True,
         text=True,

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from podpages.catalog import Catalog
-from podpages.site_render import render_site
+from podpages.catalog.model import Catalog
+from podpages.render.whole_site import render_site
 from support.catalogs import SETTINGS, episode_document, put_episode, put_show, show_document
 
 TRICKY = "</script><!-- ]]> & \"quotes\" 'apostrophes' <b>tags</b> — ünïcödé 中文 עברית"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from podpages.cli.source_folder import read_source_folder
 from podpages.local.resources import create_resources
+from podpages.render.whole_site import render_site
 from podpages.settings import Settings
-from podpages.site_render import render_site
-from podpages.source_folder import read_source_folder
 from support.clock import Clock
 from support.cloudformation import ResponseUrl
 from support.events import function_environment

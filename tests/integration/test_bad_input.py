@@ -1,4 +1,4 @@
-"""Behaviour 6 through the queue path: malformed uploads, shuffled among good ones in batches of ten, are
+"""Bad input through the queue path: malformed uploads, shuffled among good ones in batches of ten, are
 each reported beside the upload, logged, counted and consumed, and publish nothing; hostile but valid
 text is published, escaped."""
 
@@ -11,7 +11,7 @@ import feedparser
 import pytest
 from lxml import etree, html
 
-from podpages.source_keys import MAX_DOCUMENT_BYTES
+from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from support.catalogs import episode_document, show_document
 
 SHOWS = ("daily", "weekly")

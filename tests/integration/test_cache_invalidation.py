@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from podpages.rebuild_request import RebuildRequest
-from podpages.storage import Distribution
+from podpages.rebuild.request import RebuildRequest
+from podpages.storage.distribution import Distribution
 from support.catalogs import episode_document
 from support.events import notification
 from support.queue import deliver

@@ -158,7 +158,7 @@ def test_ctrl_c_stops_the_demo_and_frees_its_ports():
 
 def test_serve_runs_the_local_cloudfront_and_api_on_their_own(demo):
     port = free_port()
-    command = [sys.executable, "-m", "podpages.cli", "serve", "--port", str(port), "--endpoint-url", demo.endpoint]
+    command = [sys.executable, "-m", "podpages.cli.main", "serve", "--port", str(port), "--endpoint-url", demo.endpoint]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     served = f"http://127.0.0.1:{port}"
     try:
@@ -222,7 +222,7 @@ def _cli_on_deployed_stack(demo: Demo, name: str, *arguments: str) -> subprocess
     environment = os.environ | {"AWS_ENDPOINT_URL": demo.endpoint, "AWS_DEFAULT_REGION": "us-east-1"}
     environment |= {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
     return subprocess.run(
-        [sys.executable, "-m", "podpages.cli", *arguments, "--stack", name],
+        [sys.executable, "-m", "podpages.cli.main", *arguments, "--stack", name],
         capture_output=True,
         text=True,
         timeout=120,

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from lxml import html
 
-from podpages.catalog_cache import REVALIDATE_AFTER
+from podpages.nearby.cache import REVALIDATE_AFTER
 from support.catalogs import episode_document, show_document
 from support.events import load_event, nearby_request
 from support.paths import EXAMPLES

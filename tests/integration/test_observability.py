@@ -10,7 +10,7 @@ import pytest
 
 from podpages.errors import CatalogConflict
 from podpages.observability import logger
-from podpages.storage import SourceBucket
+from podpages.storage.source_bucket import SourceBucket
 from support.catalogs import episode_document
 from support.events import nearby_request, notification
 from support.lambda_context import LambdaContext

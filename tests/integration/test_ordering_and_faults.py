@@ -1,5 +1,5 @@
-"""Behaviours 3 and 7 under pressure: any delivery order, duplicates, a lost commit race and a failing
-show in a batch all end with the site a from-scratch render of the final uploads would build."""
+"""Event order under pressure: any delivery order, duplicates, a lost commit race and a failing show
+in a batch all end with the site a from-scratch render of the final uploads would build."""
 
 import json
 import random
@@ -9,11 +9,12 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from podpages.catalog import Catalog
-from podpages.publisher import Publisher
-from podpages.source_folder import read_source_folder
-from podpages.storage import SiteBucket, SourceBucket
-from podpages.upload_events import upload_events
+from podpages.catalog.model import Catalog
+from podpages.cli.source_folder import read_source_folder
+from podpages.publish.publisher import Publisher
+from podpages.publish.upload_events import upload_events
+from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.source_bucket import SourceBucket
 from support.catalogs import episode_document, show_document
 from support.events import notification
 from support.lambda_context import LambdaContext

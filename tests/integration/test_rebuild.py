@@ -6,14 +6,16 @@ import json
 import shutil
 
 import pytest
+from jinja2 import FileSystemLoader
 
-from podpages import rebuild_request, templating
+from podpages import templating
+from podpages.cli.rebuild import rebuild
+from podpages.cli.targets import local_target
 from podpages.local import template
-from podpages.rebuild_queue import RebuildQueue
-from podpages.rebuild_request import RebuildRequest
-from podpages.rebuilding import rebuild
-from podpages.storage import SourceBucket
-from podpages.targets import local_target
+from podpages.rebuild import request as rebuild_request
+from podpages.rebuild.queue import RebuildQueue
+from podpages.rebuild.request import RebuildRequest
+from podpages.storage.source_bucket import SourceBucket
 from support.events import load_event
 from support.lambda_context import LambdaContext
 from support.paths import EXAMPLES, ROOT
@@ -41,8 +43,8 @@ def change_templates(tmp_path, monkeypatch):
         shutil.copytree(ROOT / "templates", folder)
         base = folder / "base.html"
         base.write_text(base.read_text().replace("<head>", f"<head>\n{MARK}", 1))
-        monkeypatch.setattr(templating, "TEMPLATE_DIRS", (folder,))
         templating.environment.cache_clear()
+        monkeypatch.setattr(templating.environment(), "loader", FileSystemLoader(str(folder)))
 
     yield change
     templating.environment.cache_clear()

@@ -2,6 +2,8 @@
 its pinned requirements built for Lambda's Linux x86_64 and the repo's templates/; the nearby API
 is wired to the route the resolver serves, behind CloudFront, with read-only access to catalogs."""
 
+import importlib.util
+import json
 import os
 import platform
 import shutil
@@ -11,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from podpages.nearby_api import ROUTE
+from podpages.nearby.api import ROUTE
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
 from support.template import resource
 
 TEMPLATES = REPO / "templates"
+PACKAGE = REPO / "layers" / "podpages" / "podpages"
 
 # Keys the render function writes to the source bucket; no notification may match them.
 KEYS_THE_FUNCTION_WRITES = ["catalog/show.json", "errors/episodes/show/ep.json.json"]
@@ -137,25 +140,79 @@ def test_layer_ships_no_bytecode_caches(layer_site):
     assert not [path for path in layer_site.rglob("*.pyc")]
 
 
+# What Lambda's python3.13 runtime provides beside the standard library.
+LAMBDA_RUNTIME_PACKAGES = ["boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six"]
+# Development tooling the layer must never load: the CLI's and the local stack's.
+DEV_ONLY_MODULES = ["tqdm", "moto", "yaml", "podpages.cli", "podpages.local"]
+NOT_IN_THE_LAYER = {"cli", "local"}
+
+# Run with site-packages off: the layer and the runtime first on sys.path, then every module of the
+# package imported one by one.
+IMPORT_EVERY_MODULE = """
+import importlib, json, pkgutil, sys
+sys.path[:0] = sys.argv[1:3]
+import podpages
+
+def fail(name):
+    raise ImportError(f"cannot import {name}")
+
+names = []
+for module in pkgutil.walk_packages(podpages.__path__, "podpages.", onerror=fail):
+    importlib.import_module(module.name)
+    names.append(module.name)
+loaded = [name for name in json.loads(sys.argv[3]) if name in sys.modules]
+print(json.dumps({"modules": names, "file": podpages.__file__, "dev_only_loaded": loaded}))
+"""
+
+
+def _lambda_runtime(folder: Path) -> Path:
+    """A folder holding only what Lambda's python3.13 runtime adds to the standard library."""
+    folder.mkdir()
+    for name in LAMBDA_RUNTIME_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin, f"{name} is not in the dev venv"
+        source = Path(spec.submodule_search_locations[0]) if spec.submodule_search_locations else Path(spec.origin)
+        (folder / source.name).symlink_to(source, target_is_directory=source.is_dir())
+    return folder
+
+
+def _layer_modules() -> list[str]:
+    """podpages' modules, from the source, but for the development tooling the layer leaves out."""
+    names = []
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[0] in NOT_IN_THE_LAYER or parts == ("__init__",):
+            continue
+        names.append(".".join(("podpages",) + (parts[:-1] if parts[-1] == "__init__" else parts)))
+    return sorted(names)
+
+
 @pytest.mark.skipif(
     not (sys.platform == "linux" and platform.machine() == "x86_64" and sys.version_info[:2] == (3, 13)),
     reason="the layer's compiled wheels import only on Linux x86_64 CPython 3.13, like Lambda's python3.13",
 )
-def test_layer_imports_without_the_dev_environment(layer_site):
-    # Given only the standard library and the layer, as on Lambda (boto3 aside)
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]);"
-        "import podpages, jinja2, pydantic, feedgen.feed, isodate;"
-        "from aws_lambda_powertools import Logger, Metrics;"
-        "from aws_lambda_powertools.utilities.batch import BatchProcessor;"
-        "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver"
-    )
-    # When the layer's packages are imported with site-packages switched off
+def test_every_module_the_layer_ships_imports_with_only_what_lambda_provides(layer_site, tmp_path):
+    # Given the built layer and, beside the standard library, only what Lambda's runtime provides
+    runtime = _lambda_runtime(tmp_path / "runtime")
+    expected = _layer_modules()
+    assert len(expected) >= 40, expected
+    # When a fresh interpreter, site-packages switched off, imports every module of the layer's podpages
     result = subprocess.run(
-        [sys.executable, "-S", "-c", code, str(layer_site)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-I", "-S", "-c", IMPORT_EVERY_MODULE, str(layer_site), str(runtime)]
+        + [json.dumps(DEV_ONLY_MODULES)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    # Then every pinned requirement's own dependencies are there too
+    # Then each imports, from the layer, and the development tooling stays out
     assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert Path(report["file"]).is_relative_to(layer_site), report["file"]
+    assert sorted(report["modules"]) == expected
+    assert report["dev_only_loaded"] == []
+    assert not (layer_site / "podpages" / "cli").exists()
+    assert not (layer_site / "podpages" / "local").exists()
 
 
 def test_render_function_is_built_with_its_handler(build_dir):

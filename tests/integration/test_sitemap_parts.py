@@ -1,13 +1,13 @@
 """A show's sitemap in parts of at most MAX_SITEMAP_URLS URLs: on the publish path a part appears as the
 show grows past a boundary and goes as it shrinks back, the index always lists exactly the parts of
-every show, and the site stays what a from-scratch render builds (behaviour 7)."""
+every show, and the site stays what a from-scratch render builds."""
 
 import json
 
 import pytest
 from lxml import etree
 
-from podpages import sitemaps
+from podpages.catalog import sitemap_parts as parts
 from support.catalogs import episode_document
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
@@ -16,7 +16,7 @@ NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 @pytest.fixture(autouse=True)
 def limit_of_five(monkeypatch):
     """Five URLs a sitemap: the handler reads the limit from this same module."""
-    monkeypatch.setattr(sitemaps, "MAX_SITEMAP_URLS", 5)
+    monkeypatch.setattr(parts, "MAX_SITEMAP_URLS", 5)
 
 
 def publish(stack, show: str, days: range) -> None:

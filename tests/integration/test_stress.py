@@ -1,4 +1,4 @@
-"""Invariant 7 under stress: concurrent render workers, every event twice and in any order,
+"""The site equals a from-scratch render, under stress: concurrent render workers, every event twice and in any order,
 deletes and re-uploads of the same keys, and S3 faults, while a reader polls the site. At the end
 the site bucket and the catalogs are what `podpages render` makes of the final source bucket:
 nothing lost, nothing stale, nothing orphaned. A reader never saw a half-written object, nor a feed
@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from podpages.catalog import Catalog
-from podpages.source_folder import read_source_folder
+from podpages.catalog.model import Catalog
+from podpages.cli.source_folder import read_source_folder
 from support.stress import History, Reader, WorkerPlan, Workers, default_guids, feed_history_problems
 
 SEEDS = [int(seed) for seed in os.environ.get("PODPAGES_STRESS_SEEDS", "20261130").split(",")]

@@ -3,13 +3,13 @@
 import json
 from datetime import UTC, datetime, timedelta
 
-from podpages.catalog import Catalog
-from podpages.catalog_index import CatalogIndex
-from podpages.changes import EpisodePut, ShowPut
-from podpages.contract import parse_episode, parse_show
+from podpages.catalog.changes import EpisodePut, ShowPut
+from podpages.catalog.model import Catalog
+from podpages.cli.source_folder import read_source_folder
+from podpages.contract.documents import parse_episode, parse_show
+from podpages.contract.source_keys import parse_source_key
+from podpages.nearby.index import CatalogIndex
 from podpages.settings import Settings
-from podpages.source_folder import read_source_folder
-from podpages.source_keys import parse_source_key
 from support.paths import EXAMPLES
 
 SITE_URL = "https://podcasts.example.com"

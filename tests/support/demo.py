@@ -26,7 +26,7 @@ class Demo:
         command = [
             sys.executable,
             "-m",
-            "podpages.cli",
+            "podpages.cli.main",
             "demo",
             "--port",
             str(self.port),
@@ -68,7 +68,7 @@ class Demo:
 
     @staticmethod
     def cli_at(endpoint: str, *arguments: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "podpages.cli", *arguments, "--endpoint-url", endpoint]
+        command = [sys.executable, "-m", "podpages.cli.main", *arguments, "--endpoint-url", endpoint]
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:

@@ -13,7 +13,7 @@ from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ConnectionClosedError, ReadTimeoutError
 from lxml import etree, html
 
-from podpages.catalog import default_episode_guid
+from podpages.catalog.model import default_episode_guid
 from podpages.local.aws import local_client, local_environment
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
@@ -38,10 +38,10 @@ class WorkerPlan:
 
 def run_worker(plan: WorkerPlan, stop, counts) -> None:
     """One render function container: poll the queue until told to stop."""
-    import podpages.show_lease
+    import podpages.publish.show_lease
 
     # A lease lost to an injected failure would otherwise block its show for 90 s.
-    podpages.show_lease.LEASE_SECONDS = plan.lease_seconds
+    podpages.publish.show_lease.LEASE_SECONDS = plan.lease_seconds
     render = load_functions(plan.site_url, local_environment(plan.endpoint), names=("RenderFunction",))[
         "RenderFunction"
     ]

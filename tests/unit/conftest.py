@@ -4,7 +4,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from podpages.storage import SourceBucket
+from podpages.storage.source_bucket import SourceBucket
 
 
 @pytest.fixture

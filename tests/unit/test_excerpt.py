@@ -1,4 +1,4 @@
-"""Behaviour 2: the transcript excerpt and the meta description."""
+"""The transcript excerpt and the meta description."""
 
 import pytest
 

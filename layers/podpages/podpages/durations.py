@@ -30,7 +30,7 @@ def parse_duration(value: object) -> timedelta:
 
 def iso_duration(duration: timedelta) -> str:
     """The canonical ISO 8601 form, as `<time datetime>` and JSON-LD want it: `PT1H30M`."""
-    return isodate.duration_isoformat(duration)
+    return str(isodate.duration_isoformat(duration))
 
 
 def total_seconds(duration: timedelta) -> int:

@@ -18,12 +18,16 @@ class PodpagesError(Exception):
     """Base of every error the domain raises on purpose."""
 
 
-class ContractError(PodpagesError):
-    """An upload breaks the metadata contract. Bad data does not heal, so it is never retried."""
+class ProblemsError(PodpagesError):
+    """An error that names each thing wrong, by field."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__("; ".join(str(problem) for problem in problems))
+
+
+class ContractError(ProblemsError):
+    """An upload breaks the metadata contract. Bad data does not heal, so it is never retried."""
 
 
 class WriteConflict(PodpagesError):
@@ -38,12 +42,8 @@ class ShowBusy(PodpagesError):
     """Another invocation holds the show's lease for longer than we wait; the work is retried later."""
 
 
-class InvalidRequest(PodpagesError):
+class InvalidRequest(ProblemsError):
     """An API request names something that cannot exist: a malformed slug, a `limit` out of range."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("; ".join(str(problem) for problem in problems))
 
 
 class UnknownShow(PodpagesError):

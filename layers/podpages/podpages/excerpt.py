@@ -1,4 +1,4 @@
-"""Cutting text to size for crawlers: the transcript excerpt and the meta description (behaviour 2)."""
+"""Cutting text to size for crawlers: the transcript excerpt and the meta description."""
 
 import re
 

@@ -1,6 +1,7 @@
 """Site settings: one typed object, read from the environment once. Explicit arguments win."""
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -16,7 +17,7 @@ class Settings:
     distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront
     rebuild_queue_url: str = ""  # where the deploy-time rebuild queues its requests
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         parts = urlsplit(self.site_url)
         if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment:
             raise ValueError(f"SITE_URL must be an http(s) URL with no query, got {self.site_url!r}")
@@ -26,22 +27,32 @@ class Settings:
                 raise ValueError(f"{name.upper()} must not be negative")
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "Settings":
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        site_url: str | None = None,
+        excerpt_chars: int | None = None,
+        nearby_count: int | None = None,
+        feed_max_items: int | None = None,
+    ) -> "Settings":
+        """The settings the environment gives, each replaced by its argument where that is not None."""
         env = os.environ if environ is None else environ
-        values = {
-            "site_url": env.get("SITE_URL", ""),
-            "excerpt_chars": _integer(env, "EXCERPT_CHARS", cls.excerpt_chars),
-            "nearby_count": _integer(env, "NEARBY_COUNT", cls.nearby_count),
-            "feed_max_items": _integer(env, "FEED_MAX_ITEMS", cls.feed_max_items),
-            "source_bucket": env.get("SOURCE_BUCKET", ""),
-            "site_bucket": env.get("SITE_BUCKET", ""),
-            "distribution_id": env.get("DISTRIBUTION_ID", ""),
-            "rebuild_queue_url": env.get("REBUILD_QUEUE_URL", ""),
-        }
-        return cls(**(values | {name: value for name, value in overrides.items() if value is not None}))
+        return cls(
+            site_url=env.get("SITE_URL", "") if site_url is None else site_url,
+            excerpt_chars=_integer(env, "EXCERPT_CHARS", cls.excerpt_chars) if excerpt_chars is None else excerpt_chars,
+            nearby_count=_integer(env, "NEARBY_COUNT", cls.nearby_count) if nearby_count is None else nearby_count,
+            feed_max_items=(
+                _integer(env, "FEED_MAX_ITEMS", cls.feed_max_items) if feed_max_items is None else feed_max_items
+            ),
+            source_bucket=env.get("SOURCE_BUCKET", ""),
+            site_bucket=env.get("SITE_BUCKET", ""),
+            distribution_id=env.get("DISTRIBUTION_ID", ""),
+            rebuild_queue_url=env.get("REBUILD_QUEUE_URL", ""),
+        )
 
 
-def _integer(env, name: str, default: int) -> int:
+def _integer(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name, "")
     if not raw:
         return default

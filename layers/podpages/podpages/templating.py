@@ -1,21 +1,23 @@
 """The Jinja2 environment every page and sitemap is rendered with. Autoescaping is always on."""
 
 from functools import cache
-from pathlib import Path
+from importlib.resources import files
+from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from podpages.durations import human_duration, iso_duration
 from podpages.moments import calendar_date, rfc3339
 
-# The layer build copies templates/ into the package; a source checkout keeps them at the root.
-TEMPLATE_DIRS = (Path(__file__).parent / "templates", Path(__file__).parents[3] / "templates")
+# The repository keeps templates/ at its top; the package links it in as podpages/templates,
+# and the wheel and the layer carry the files themselves.
+TEMPLATES = "templates"
 
 
 @cache
 def environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader([str(directory) for directory in TEMPLATE_DIRS]),
+        loader=PackageLoader("podpages", TEMPLATES),
         autoescape=select_autoescape(enabled_extensions=("html", "xml"), default_for_string=True, default=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -31,5 +33,10 @@ def environment() -> Environment:
     return env
 
 
-def render(template: str, **context) -> str:
+def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
+
+
+def template_file(name: str) -> bytes:
+    """A file of templates/ that is served as it is, such as the default cover."""
+    return (files("podpages") / TEMPLATES / name).read_bytes()

@@ -2,9 +2,12 @@
 
 import logging
 import socket
+from collections.abc import Callable
+from typing import Any
 from urllib.request import Request, urlopen
 
 import boto3
+from botocore.config import Config
 from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
@@ -13,7 +16,8 @@ REGION = "us-east-1"
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as probe:
         probe.bind((host, 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]  # an AF_INET socket's name is (host, port)
+        return port
 
 
 class LocalAws:
@@ -27,14 +31,14 @@ class LocalAws:
         self.server.start()
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.server.stop()
 
     def environment(self) -> dict[str, str]:
         """What points boto3, and the handlers imported with it, at the local endpoint."""
         return local_environment(self.endpoint)
 
-    def client(self, service: str):
+    def client(self, service: str) -> Any:
         return local_client(service, self.endpoint)
 
     def reset(self) -> None:
@@ -45,9 +49,12 @@ class LocalAws:
 _CREDENTIALS = {"aws_access_key_id": "local", "aws_secret_access_key": "local", "aws_session_token": "local"}
 
 
-def local_client(service: str, endpoint: str, config=None):
+def local_client(service: str, endpoint: str, config: Config | None = None) -> Any:
     """A boto3 client for the local stack at `endpoint`, with its stand-in credentials."""
-    return boto3.client(service, endpoint_url=endpoint, region_name=REGION, config=config, **_CREDENTIALS)
+    # boto3's stubs overload `client` once for each service's literal name, with none for a plain str:
+    # the service is the caller's to name, so the call and the client it returns are untyped.
+    any_client: Callable[..., Any] = boto3.client
+    return any_client(service, endpoint_url=endpoint, region_name=REGION, config=config, **_CREDENTIALS)
 
 
 def local_environment(endpoint: str) -> dict[str, str]:

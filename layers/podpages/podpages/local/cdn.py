@@ -4,13 +4,14 @@ Content-Type and Cache-Control they were stored with, the security headers are a
 `/api/*` goes to the nearby handler through the HTTP API. Nothing is cached: every request
 reaches the bucket or the function."""
 
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from botocore.exceptions import ClientError
 
 from podpages.local import template
+from podpages.local.functions import Handler
 from podpages.local.http_api import HttpResponse, http_api_event, http_response, not_found
 
 API_PREFIX = "/api/"
@@ -27,8 +28,9 @@ def directory_index(uri: str) -> str:
 
 class LocalCdn(ThreadingHTTPServer):
     daemon_threads = True
+    server_address: tuple[str, int]  # an AF_INET socket's name, once bound
 
-    def __init__(self, address: tuple[str, int], s3, site_bucket: str, nearby: Callable[[dict], dict] | None):
+    def __init__(self, address: tuple[str, int], s3: Any, site_bucket: str, nearby: Handler | None):
         self.s3 = s3
         self.site_bucket = site_bucket
         self.nearby = nearby
@@ -44,7 +46,7 @@ class LocalCdn(ThreadingHTTPServer):
         parts = urlsplit(target)
         if parts.path.startswith(API_PREFIX):
             event = http_api_event(method, parts.path, parts.query, headers, client) if self.nearby else None
-            response = http_response(self.nearby(event)) if event else not_found()
+            response = http_response(self.nearby(event)) if self.nearby and event else not_found()
         else:
             response = self._object(directory_index(unquote(parts.path)), headers.get("If-None-Match"))
         return HttpResponse(response.status, self.security_headers | response.headers, response.body)
@@ -55,7 +57,7 @@ class LocalCdn(ThreadingHTTPServer):
             stored = self.s3.get_object(Bucket=self.site_bucket, Key=uri.removeprefix("/"), **options)
         except ClientError as error:
             status = error.response["ResponseMetadata"]["HTTPStatusCode"]
-            if status == 304:
+            if status == 304 and if_none_match:  # S3 answers 304 only to the ETag sent
                 return HttpResponse(304, {"ETag": if_none_match}, b"")
             if status in (403, 404):
                 return HttpResponse(404, {"Content-Type": "text/plain; charset=utf-8"}, b"404 Not Found\n")
@@ -86,5 +88,5 @@ class _Request(BaseHTTPRequestHandler):
         if body and response.status != 304:
             self.wfile.write(response.body)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the standard library's name
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the standard library's name
         pass  # the demo prints what matters; a line per request would drown it

@@ -6,9 +6,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from podpages.local.functions import Handler
 from podpages.local.resources import queue_arn
 
 RECEIVE_MAX = 10  # the most one ReceiveMessage returns
@@ -22,7 +24,7 @@ class Delivery:
     errors: list[str] = field(default_factory=list)  # invocations that raised
 
 
-def sqs_event(messages: list[dict], queue_arn: str) -> dict:
+def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
     """The event Lambda builds from received messages."""
     return {
         "Records": [
@@ -45,9 +47,9 @@ def sqs_event(messages: list[dict], queue_arn: str) -> dict:
 class EventSourceMapping:
     def __init__(
         self,
-        sqs,
+        sqs: Any,
         queue_url: str,
-        handler: Callable[[dict], dict],
+        handler: Handler,
         batch_size: int = 10,
         batching_window: float = 0.0,
         retry_at_once: bool = False,
@@ -68,7 +70,10 @@ class EventSourceMapping:
         if messages:
             deadline = time.monotonic() + self.batching_window
             while len(messages) < self.batch_size and time.monotonic() < deadline:
-                messages += self._receive(0) or (time.sleep(0.05) or [])
+                received = self._receive(0)
+                if not received:
+                    time.sleep(0.05)
+                messages += received
         return self._deliver(messages) if messages else Delivery()
 
     def drain(self, max_rounds: int = 50) -> Delivery:
@@ -84,15 +89,16 @@ class EventSourceMapping:
                 break
         return total
 
-    def _receive(self, wait_seconds: int) -> list[dict]:
-        return self.sqs.receive_message(
+    def _receive(self, wait_seconds: int) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = self.sqs.receive_message(
             QueueUrl=self.queue_url,
             MaxNumberOfMessages=RECEIVE_MAX,
             AttributeNames=["All"],
             WaitTimeSeconds=wait_seconds,
         ).get("Messages", [])
+        return messages
 
-    def _deliver(self, messages: list[dict]) -> Delivery:
+    def _deliver(self, messages: list[dict[str, Any]]) -> Delivery:
         delivery = Delivery()
         for start in range(0, len(messages), self.batch_size):
             batch = messages[start : start + self.batch_size]
@@ -113,7 +119,7 @@ class EventSourceMapping:
                     self._settle(delivery, "delete_message", message)
         return delivery
 
-    def _settle(self, delivery: Delivery, action: str, message: dict, **options) -> None:
+    def _settle(self, delivery: Delivery, action: str, message: dict[str, Any], **options: Any) -> None:
         """Delete a message, or make it visible again. When the batch outlived the visibility
         timeout, another poller has the message now and this receipt is void; SQS will deliver it
         again, which at-least-once delivery allows."""

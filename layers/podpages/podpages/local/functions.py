@@ -3,12 +3,17 @@
 
 import os
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from podpages.local import template
 
 FUNCTIONS = ("RenderFunction", "NearbyFunction")
+
+# A Lambda handler as the local stack calls it: the event in, the function's response out.
+type Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass
@@ -29,17 +34,21 @@ class LocalFunction:
     name: str
     module: ModuleType
 
-    def __call__(self, event: dict) -> dict:
-        return self.module.lambda_handler(event, LambdaContext(function_name=self.name))
+    def __call__(self, event: dict[str, Any]) -> dict[str, Any]:
+        response: dict[str, Any] = self.module.lambda_handler(event, LambdaContext(function_name=self.name))
+        return response
 
 
 def load_functions(
-    site_url: str, aws_environment: dict[str, str], buckets: dict[str, str] | None = None, names=FUNCTIONS
+    site_url: str,
+    aws_environment: dict[str, str],
+    buckets: dict[str, str] | None = None,
+    names: tuple[str, ...] = FUNCTIONS,
 ) -> dict[str, LocalFunction]:
     """Import each handler once, as a cold start would. The environment is this process's, so it
     is set for all of them first: events/env.json's, with the site's URL, the AWS endpoint or
     profile, and any other buckets (SOURCE_BUCKET, SITE_BUCKET) given."""
-    environment = {}
+    environment: dict[str, str] = {}
     for name in names:
         environment |= template.function_environment(name)
     os.environ.update(environment | {"SITE_URL": site_url} | aws_environment | (buckets or {}))

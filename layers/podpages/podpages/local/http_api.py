@@ -4,6 +4,7 @@ v2.0 event for the nearby handler, and its response becomes HTTP again."""
 import base64
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import parse_qsl
 
 from podpages.local import template
@@ -18,7 +19,9 @@ class HttpResponse:
     body: bytes
 
 
-def http_api_event(method: str, path: str, query: str, headers: dict[str, str], source_ip: str) -> dict | None:
+def http_api_event(
+    method: str, path: str, query: str, headers: dict[str, str], source_ip: str
+) -> dict[str, Any] | None:
     """The event API Gateway sends for this request, or None when no route matches it."""
     route_key, pattern = template.api_route()
     matched = pattern.match(path)
@@ -28,7 +31,7 @@ def http_api_event(method: str, path: str, query: str, headers: dict[str, str], 
     for name, value in parse_qsl(query, keep_blank_values=True):
         parameters[name] = f"{parameters[name]},{value}" if name in parameters else value  # as API Gateway joins them
     now = datetime.now(UTC)
-    event = {
+    event: dict[str, Any] = {
         "version": "2.0",
         "routeKey": route_key,
         "rawPath": path,
@@ -49,7 +52,7 @@ def http_api_event(method: str, path: str, query: str, headers: dict[str, str], 
     return event
 
 
-def http_response(response: dict) -> HttpResponse:
+def http_response(response: dict[str, Any]) -> HttpResponse:
     body = response.get("body") or ""
     data = base64.b64decode(body) if response.get("isBase64Encoded") else body.encode()
     return HttpResponse(int(response["statusCode"]), dict(response.get("headers") or {}), data)

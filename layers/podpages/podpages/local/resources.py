@@ -3,6 +3,7 @@ template.yaml, made locally."""
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from podpages.local import template
 
@@ -24,7 +25,7 @@ class LocalResources:
 
 
 def create_resources(
-    s3, sqs, source_bucket: str, site_bucket: str, visibility_timeout: int = VISIBILITY_TIMEOUT
+    s3: Any, sqs: Any, source_bucket: str, site_bucket: str, visibility_timeout: int = VISIBILITY_TIMEOUT
 ) -> LocalResources:
     for bucket in (source_bucket, site_bucket):
         s3.create_bucket(Bucket=bucket)
@@ -46,5 +47,6 @@ def create_resources(
     return LocalResources(source_bucket, site_bucket, queue, dead_letters, rebuilds)
 
 
-def queue_arn(sqs, queue_url: str) -> str:
-    return sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+def queue_arn(sqs: Any, queue_url: str) -> str:
+    arn: str = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return arn

@@ -6,19 +6,20 @@ import re
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-import yaml
+import yaml  # PyYAML ships no types, and types-PyYAML is no dependency
 
 ROOT = Path(__file__).resolve().parents[4]
 TEMPLATE = ROOT / "template.yaml"
 EVENTS = ROOT / "events"
 
 
-class _TemplateLoader(yaml.SafeLoader):
+class _TemplateLoader(yaml.SafeLoader):  # SafeLoader is Any: yaml is untyped (above)
     """YAML with CloudFormation's short tags (!Ref, !Sub, …) kept as plain values."""
 
 
-def _tag(loader, _suffix, node):
+def _tag(loader: _TemplateLoader, _suffix: str, node: yaml.Node) -> object:
     if isinstance(node, yaml.ScalarNode):
         return loader.construct_scalar(node)
     if isinstance(node, yaml.SequenceNode):
@@ -30,16 +31,21 @@ _TemplateLoader.add_multi_constructor("!", _tag)
 
 
 @cache
-def template() -> dict:
-    return yaml.load(TEMPLATE.read_text(), Loader=_TemplateLoader)  # noqa: S506 - a safe loader with tags kept
+def template() -> dict[str, Any]:
+    document: dict[str, Any] = yaml.load(  # noqa: S506 - a safe loader with tags kept
+        TEMPLATE.read_text(), Loader=_TemplateLoader
+    )
+    return document
 
 
-def resource(logical_id: str) -> dict:
-    return template()["Resources"][logical_id]
+def resource(logical_id: str) -> dict[str, Any]:
+    resources: dict[str, dict[str, Any]] = template()["Resources"]
+    return resources[logical_id]
 
 
-def properties(logical_id: str) -> dict:
-    return resource(logical_id)["Properties"]
+def properties(logical_id: str) -> dict[str, Any]:
+    resource_properties: dict[str, Any] = resource(logical_id)["Properties"]
+    return resource_properties
 
 
 def handler_source(function: str) -> tuple[Path, str]:
@@ -52,6 +58,8 @@ def load_handler(function: str) -> tuple[object, ModuleType]:
     """Import a handler as Lambda would: its module runs once, reading the environment then."""
     path, name = handler_source(function)
     spec = importlib.util.spec_from_file_location(f"{function.lower()}_{path.stem}", path)
+    if spec is None or spec.loader is None:  # only for a path that is no Python source
+        raise ImportError(f"{function}'s handler {path} cannot be imported")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return getattr(module, name), module
@@ -59,10 +67,11 @@ def load_handler(function: str) -> tuple[object, ModuleType]:
 
 def function_environment(function: str) -> dict[str, str]:
     """The environment events/env.json gives a function under `sam local invoke --env-vars`."""
-    return json.loads((EVENTS / "env.json").read_text())[function]
+    environments: dict[str, dict[str, str]] = json.loads((EVENTS / "env.json").read_text())
+    return environments[function]
 
 
-def queue_notifications(queue_arn: str) -> dict:
+def queue_notifications(queue_arn: str) -> dict[str, Any]:
     """The source bucket's notification configuration, aimed at `queue_arn`."""
     configurations = properties("SourceBucket")["NotificationConfiguration"]["QueueConfigurations"]
     return {
@@ -81,7 +90,7 @@ def max_receive_count() -> int:
     return int(properties("RenderQueue")["RedrivePolicy"]["maxReceiveCount"])
 
 
-def queue_events(function: str = "RenderFunction") -> dict[str, dict]:
+def queue_events(function: str = "RenderFunction") -> dict[str, dict[str, Any]]:
     """The properties of the function's SQS events (batch size, batching window, response types),
     by the logical id of the queue each reads."""
     return {
@@ -91,7 +100,7 @@ def queue_events(function: str = "RenderFunction") -> dict[str, dict]:
     }
 
 
-def api_route() -> tuple[str, re.Pattern]:
+def api_route() -> tuple[str, re.Pattern[str]]:
     """The HTTP API's route: its key, and a pattern that matches its paths and names their parameters."""
     route_key = properties("NearbyRoute")["RouteKey"]
     _method, path = route_key.split(" ", 1)
@@ -100,7 +109,8 @@ def api_route() -> tuple[str, re.Pattern]:
 
 def directory_index_code() -> str:
     """The JavaScript of the CloudFront function that maps directory URLs to index.html."""
-    return properties("DirectoryIndexFunction")["FunctionCode"]
+    code: str = properties("DirectoryIndexFunction")["FunctionCode"]
+    return code
 
 
 def security_headers() -> dict[str, str]:

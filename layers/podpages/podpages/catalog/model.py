@@ -1,0 +1,168 @@
+"""A show's catalog: all that its pages, feed, listings and nearby lists need, in one object.
+
+It lives at `catalog/<show>.json` in the source bucket, so a publish never reads the show's
+other episode files. Full transcripts stay out of it; each entry keeps only its excerpt.
+"""
+
+import uuid
+from bisect import insort
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.catalog.nearby import nearby
+from podpages.catalog.sequencers import is_later
+from podpages.contract.documents import Episode, Show
+from podpages.errors import ContractError, Problem
+from podpages.excerpt import excerpt
+
+# Default episode GUIDs are UUIDv5 names of "<show>/<episode>" in this namespace, so they
+# never depend on a URL that may move.
+EPISODE_GUIDS = uuid.uuid5(uuid.NAMESPACE_URL, "https://podpages.dev/episode-guid")
+
+
+def default_episode_guid(show: str, episode: str) -> str:
+    return str(uuid.uuid5(EPISODE_GUIDS, f"{show}/{episode}"))
+
+
+# Apple requires a category in every feed; until the publisher names one, the broadest.
+DEFAULT_CATEGORY = "Society & Culture"
+
+
+def default_show(show: str) -> Show:
+    """The document a show has until its publisher uploads one: complete enough
+    that the show's feed carries every tag Apple requires."""
+    return Show(title=show, description=f"Episodes of {show}.", categories=(DEFAULT_CATEGORY,), author=show)
+
+
+class CatalogEntry(BaseModel):
+    """One published episode, as the show's listings see it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    slug: str
+    guid: str
+    episode: Episode  # without its transcript
+    excerpt: tuple[str, ...] = ()
+    transcript: bool = False  # a transcript file is published beside the page
+    sequencer: str | None = None
+
+    @property
+    def title(self) -> str:
+        return self.episode.title
+
+    @cached_property
+    def published(self) -> datetime:
+        return self.episode.published.astimezone(UTC)
+
+    @property
+    def order(self) -> tuple[datetime, str]:
+        """Publish order; ties are broken by slug."""
+        return self.published, self.slug
+
+    def __lt__(self, other: "CatalogEntry") -> bool:
+        return self.order < other.order
+
+    @classmethod
+    def of(cls, show: str, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "CatalogEntry":
+        """The entry an upload makes: its transcript leaves only an excerpt behind."""
+        return cls(
+            slug=slug,
+            guid=episode.guid or default_episode_guid(show, slug),
+            episode=episode.model_copy(update={"transcript": None}),
+            excerpt=tuple(excerpt(episode.transcript, excerpt_chars)) if episode.transcript else (),
+            transcript=episode.transcript is not None,
+            sequencer=sequencer,
+        )
+
+    def content(self) -> "CatalogEntry":
+        """The entry without its bookkeeping, to tell whether a page must change."""
+        return self.model_copy(update={"sequencer": None})
+
+
+class Catalog(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[1] = 1  # catalog.stored.CATALOG_VERSION, which the light readers check
+    show: str
+    document: Show | None = None
+    document_sequencer: str | None = None
+    episodes: tuple[CatalogEntry, ...] = ()  # in publish order, oldest first
+
+    @property
+    def show_document(self) -> Show:
+        return self.document or default_show(self.show)
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing to publish: no document and no episodes."""
+        return self.document is None and not self.episodes
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {entry.slug: position for position, entry in enumerate(self.episodes)}
+
+    def position(self, slug: str) -> int | None:
+        return self._positions.get(slug)
+
+    def entry(self, slug: str) -> CatalogEntry | None:
+        position = self.position(slug)
+        return None if position is None else self.episodes[position]
+
+    def nearby(self, slug: str, count: int) -> list[CatalogEntry]:
+        position = self.position(slug)
+        return [] if position is None else nearby(self.episodes, position, count)
+
+    def newest(self, count: int) -> list[CatalogEntry]:
+        return list(self.episodes[::-1][:count]) if count else list(self.episodes[::-1])
+
+    @cached_property
+    def _by_year(self) -> dict[int, list[CatalogEntry]]:
+        """Each year's episodes, newest first, the newest year first: every listing asks for them."""
+        years: dict[int, list[CatalogEntry]] = {}
+        for entry in reversed(self.episodes):
+            years.setdefault(entry.published.year, []).append(entry)
+        return dict(sorted(years.items(), reverse=True))
+
+    def years(self) -> list[int]:
+        """Years that have episodes, newest first."""
+        return list(self._by_year)
+
+    def in_year(self, year: int) -> list[CatalogEntry]:
+        """That year's episodes, newest first."""
+        return list(self._by_year.get(year, []))
+
+    def apply(self, change: Change, excerpt_chars: int) -> "Catalog":
+        """The catalog after `change`, or this very catalog when the change is a no-op: an event
+        no later than the state it would replace, or the removal of what is not there."""
+        match change:
+            case ShowPut(show=document, sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
+                return self._replace(document=document, document_sequencer=sequencer)
+            case ShowRemoved(sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
+                return self._replace(document=None, document_sequencer=None)
+            case EpisodePut(source=source, episode=episode, sequencer=sequencer):
+                return self._put(source.episode_slug, episode, sequencer, excerpt_chars)
+            case EpisodeRemoved(source=source, sequencer=sequencer):
+                current = self.entry(source.episode_slug)
+                if current is None or not is_later(sequencer, current.sequencer):
+                    return self
+                return self._replace(episodes=tuple(entry for entry in self.episodes if entry.slug != source.episode))
+        return self
+
+    def _put(self, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "Catalog":
+        current = self.entry(slug)
+        if current is not None and not is_later(sequencer, current.sequencer):
+            return self
+        entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
+        if current is not None and current.guid != entry.guid:
+            raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
+        episodes = [other for other in self.episodes if other.slug != slug]
+        insort(episodes, entry)
+        return self._replace(episodes=tuple(episodes))
+
+    def _replace(self, **fields: Any) -> "Catalog":
+        # A new instance, not model_copy: the copy would carry the cached positions over.
+        return Catalog(**(dict(self) | fields))

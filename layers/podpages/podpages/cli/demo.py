@@ -1,0 +1,130 @@
+"""`make demo`: the whole product on one machine. S3 and SQS on 127.0.0.1, the buckets, queues
+and notifications of template.yaml, the render function fed by a local event source mapping,
+the sample catalogue published through them, and the site and API served as CloudFront would."""
+
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from podpages.cli.publish import publish
+from podpages.cli.targets import local_target
+from podpages.local import template
+from podpages.local.aws import LocalAws
+from podpages.local.cdn import LocalCdn
+from podpages.local.event_source import Delivery, EventSourceMapping, run_in_turn
+from podpages.local.functions import Handler, load_functions
+from podpages.local.resources import VISIBILITY_TIMEOUT, LocalResources, create_resources
+
+EXAMPLES = template.ROOT / "examples"
+SEED_PAGE = "/pytorch/backend-flexibility-revolution/"
+PUBLISH_WAIT = 120  # seconds
+
+
+def run_demo(
+    host: str,
+    port: int,
+    aws_port: int,
+    examples: Path | None = EXAMPLES,
+    visibility_timeout: int = VISIBILITY_TIMEOUT,
+    batching_window: float | None = None,
+    say: Callable[[str], None] = print,
+) -> int:
+    """Run until Ctrl-C. `batching_window` overrides the template's MaximumBatchingWindowInSeconds."""
+    for what, number in (("--port", port), ("--aws-port", aws_port)):
+        _check_free(host, number, what)
+    stop = threading.Event()
+    # Ctrl-C and SIGTERM both stop it cleanly, even when started in the background with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: _interrupt())
+    with LocalAws(host, aws_port) as aws:
+        names = template.function_environment("RenderFunction")
+        resources = create_resources(
+            aws.client("s3"), aws.client("sqs"), names["SOURCE_BUCKET"], names["SITE_BUCKET"], visibility_timeout
+        )
+        site_url = f"http://{host}:{port}"
+        # Warnings (rejected uploads, failures) show; the info lines and metrics would drown them.
+        quiet = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
+        functions = load_functions(site_url, aws.environment() | quiet)
+        mappings = event_source_mappings(aws.client("sqs"), resources, functions["RenderFunction"], batching_window)
+        cdn = LocalCdn((host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"])
+        threads = [
+            threading.Thread(target=run_in_turn, args=(mappings, stop, _reporter(say)), name="poller", daemon=True),
+            threading.Thread(target=cdn.serve_forever, name="cdn", daemon=True),
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            say(f"S3 and SQS: {aws.endpoint}   site and API: {site_url}")
+            if examples:
+                say(f"publishing {examples} …")
+                for line in publish(local_target(aws.endpoint), [examples], wait=PUBLISH_WAIT).lines():
+                    say(line)
+            say("")
+            say(f"  episode page  {site_url}{SEED_PAGE}")
+            say(f"  show page     {site_url}/pytorch/")
+            say(f"  feed          {site_url}/pytorch/feed.xml")
+            say(f"  sitemap       {site_url}/sitemap.xml")
+            say(f"  nearby API    {site_url}/api/shows/pytorch/episodes/backend-flexibility-revolution/nearby")
+            say("")
+            say(f"publish your own: .venv/bin/podpages publish --endpoint-url {aws.endpoint} PATH…")
+            say("Ctrl-C stops everything.")
+            stop.wait()
+        except KeyboardInterrupt:
+            say("stopping …")
+        finally:
+            for number in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C must not cut the shutdown short
+                signal.signal(number, signal.SIG_IGN)
+            stop.set()
+            cdn.shutdown()
+            cdn.server_close()
+            for thread in threads:
+                thread.join(timeout=5)
+    say("stopped.")
+    return 0
+
+
+def event_source_mappings(
+    sqs: Any, resources: LocalResources, function: Handler, batching_window: float | None = None
+) -> dict[str, EventSourceMapping]:
+    """One mapping for each of the render function's queues in template.yaml, by the queue's logical
+    id, with its batch size and batching window (or `batching_window`, when given)."""
+    urls = resources.queue_urls()
+    return {
+        queue: EventSourceMapping(
+            sqs,
+            urls[queue],
+            function,
+            batch_size=int(event["BatchSize"]),
+            batching_window=float(
+                event.get("MaximumBatchingWindowInSeconds", 0) if batching_window is None else batching_window
+            ),
+        )
+        for queue, event in template.queue_events("RenderFunction").items()
+    }
+
+
+def _reporter(say: Callable[[str], None]) -> Callable[[str, Delivery], None]:
+    def report(queue: str, delivery: Delivery) -> None:
+        failed = f", {len(delivery.failed)} failed and will be retried" if delivery.failed else ""
+        batches = f"{delivery.invocations} batch(es)"
+        say(f"render function: {delivery.delivered} message(s) from {queue} in {batches}{failed}")
+        for error in delivery.errors:
+            say(f"render function raised {error}")
+
+    return report
+
+
+def _interrupt() -> None:
+    raise KeyboardInterrupt
+
+
+def _check_free(host: str, port: int, option: str) -> None:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do: TIME_WAIT is no owner
+        try:
+            probe.bind((host, port))
+        except OSError:
+            raise ValueError(f"{host}:{port} is in use; choose another with {option}") from None

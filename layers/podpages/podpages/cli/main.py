@@ -1,0 +1,239 @@
+"""The `podpages` command: check metadata and render a site with no AWS at all; run the whole
+product locally (`demo`, `serve`); and publish to, unpublish from and inspect the local stack or
+a deployed one (`publish`, `unpublish`, `rebuild`, `status`)."""
+
+import argparse
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from botocore.exceptions import EndpointConnectionError
+
+from podpages.cli.site_folder import SiteFolder
+from podpages.cli.source_folder import metadata_files, read_change, read_source_folder
+from podpages.errors import ContractError
+from podpages.local import LOCAL_ENDPOINT
+from podpages.render.whole_site import render_site
+from podpages.settings import Settings
+
+if TYPE_CHECKING:  # the commands that need it import it, so validate and render run without moto or PyYAML
+    from podpages.cli.targets import Target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="podpages", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    validate = commands.add_parser("validate", help="check metadata files against the contract")
+    validate.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json")
+    validate.set_defaults(run=run_validate)
+
+    render = commands.add_parser("render", help="render the whole site from a folder laid out like the source bucket")
+    render.add_argument("source", type=Path, metavar="SOURCE_DIR")
+    render.add_argument("--out", type=Path, required=True, metavar="DIR", help="an empty or new folder")
+    render.add_argument("--site-url", help="the site's base URL (default: $SITE_URL)")
+    render.add_argument("--excerpt-chars", type=int, help="transcript excerpt budget (default: $EXCERPT_CHARS or 1500)")
+    render.add_argument("--nearby-count", type=int, help="nearby episodes per page (default: $NEARBY_COUNT or 8)")
+    render.add_argument("--feed-max-items", type=int, help="feed items, 0 for all (default: $FEED_MAX_ITEMS or 0)")
+    render.add_argument("--force", action="store_true", help="replace the contents of a non-empty --out")
+    render.set_defaults(run=run_render)
+
+    demo = commands.add_parser("demo", help="run the whole product locally, publish the examples, serve it")
+    demo.add_argument("--host", default="127.0.0.1", help="the address to serve on (default: 127.0.0.1)")
+    demo.add_argument("--port", type=int, default=3000, help="the site and API's port (default: 3000)")
+    demo.add_argument("--aws-port", type=int, default=4566, help="the local S3 and SQS endpoint's port (default: 4566)")
+    demo.add_argument("--examples", type=Path, default=None, help="a folder to publish (default: examples/)")
+    demo.add_argument("--no-examples", action="store_true", help="start empty")
+    demo.add_argument(
+        "--batching-window", type=float, help="seconds the queue gathers a batch (default: the template's, 5)"
+    )
+    demo.set_defaults(run=run_demo)
+
+    serve = commands.add_parser("serve", help="serve a site bucket and the nearby API as CloudFront would")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to serve on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=3000, help="the port (default: 3000)")
+    _target_options(serve)
+    serve.set_defaults(run=run_serve)
+
+    publish = commands.add_parser("publish", help="upload metadata files or folders and report what was published")
+    publish.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json")
+    publish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
+    _target_options(publish)
+    publish.set_defaults(run=run_publish)
+
+    unpublish = commands.add_parser("unpublish", help="remove uploads and wait until the site drops them")
+    unpublish.add_argument("keys", nargs="+", metavar="KEY", help="episodes/<show>/<episode>.json or shows/<show>.json")
+    unpublish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
+    _target_options(unpublish)
+    unpublish.set_defaults(run=run_unpublish)
+
+    rebuild = commands.add_parser(
+        "rebuild", help="render every page of some shows, or of the whole site, again from the catalogs"
+    )
+    which = rebuild.add_mutually_exclusive_group(required=True)
+    which.add_argument("--show", action="append", metavar="SHOW", help="a show to rebuild (repeatable)")
+    which.add_argument("--all", action="store_true", help="every show, and the site's own files")
+    rebuild.add_argument("--wait", type=float, default=600, help="seconds to wait for the outcome, 0 not to")
+    _target_options(rebuild)
+    rebuild.set_defaults(run=run_rebuild)
+
+    status = commands.add_parser("status", help="show the render queue, the dead-letter queue and the newest errors")
+    _target_options(status)
+    status.set_defaults(run=run_status)
+
+    args = parser.parse_args(argv)
+    try:
+        run: Callable[[argparse.Namespace], int] = args.run  # the command's, from set_defaults
+        return run(args)
+    except ValueError as error:  # settings and arguments a user can fix
+        print(f"podpages: {error}", file=sys.stderr)
+        return 2
+    except EndpointConnectionError as error:
+        print(
+            f"podpages: nothing answers at {error.kwargs.get('endpoint_url')}: is `make demo` running?", file=sys.stderr
+        )
+        return 2
+
+
+def _target_options(command: argparse.ArgumentParser) -> None:
+    where = command.add_argument_group("where", "The local stack of `make demo` unless a stack or bucket is named.")
+    where.add_argument("--endpoint-url", default=None, help=f"the local stack's S3 and SQS (default: {LOCAL_ENDPOINT})")
+    where.add_argument("--stack", help="a deployed stack's name; its outputs name the buckets and queues")
+    where.add_argument("--source-bucket", help="the deployed source bucket, when no stack is named")
+    where.add_argument("--site-bucket", help="the deployed site bucket (serve)")
+    where.add_argument("--queue-url", help="the render queue (status)")
+    where.add_argument("--dead-letter-queue-url", help="the render dead-letter queue (status, rebuild)")
+    where.add_argument("--rebuild-queue-url", help="the rebuild queue (rebuild)")
+    where.add_argument("--profile", help="the AWS profile to use")
+    where.add_argument("--region", help="the AWS region")
+
+
+def _target(args: argparse.Namespace) -> "Target":
+    from podpages.cli.targets import aws_target, local_target
+
+    if args.stack or args.source_bucket:
+        return aws_target(
+            args.profile,
+            args.region,
+            args.stack,
+            args.source_bucket,
+            args.site_bucket,
+            args.queue_url,
+            args.dead_letter_queue_url,
+            args.rebuild_queue_url,
+        )
+    return local_target(args.endpoint_url or LOCAL_ENDPOINT)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from podpages.cli.demo import EXAMPLES, run_demo
+
+    examples = None if args.no_examples else args.examples or EXAMPLES
+    return run_demo(args.host, args.port, args.aws_port, examples, batching_window=args.batching_window, say=_say)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from podpages.cli.serve import serve
+
+    return serve(_target(args), args.host, args.port, profile=args.profile, region=args.region, say=_say)
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from podpages.cli.publish import publish
+
+    target = _target(args)
+    print(f"publishing to {target.label}", file=sys.stderr)
+    summary = publish(target, args.paths, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded else 1
+
+
+def run_unpublish(args: argparse.Namespace) -> int:
+    from podpages.cli.publish import unpublish
+
+    summary = unpublish(_target(args), args.keys, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded else 1
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    from podpages.cli.rebuild import rebuild
+
+    target = _target(args)
+    print(f"rebuilding on {target.label}", file=sys.stderr)
+    summary = rebuild(target, None if args.all else args.show, args.wait)
+    for line in summary.lines():
+        print(line)
+    return 0 if summary.succeeded or summary.left is None else 1
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from podpages.cli.status import status
+
+    for line in status(_target(args)).lines():
+        print(line)
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    checked = failed = 0
+    for path in metadata_files(args.paths):
+        checked += 1
+        try:
+            read_change(path)
+        except ContractError as error:
+            failed += 1
+            for problem in error.problems:
+                print(f"{path}: {problem.field}: {problem.message}")
+    print(f"{checked} checked, {checked - failed} valid, {failed} invalid", file=sys.stderr)
+    return 1 if failed or not checked else 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    settings = Settings.from_env(
+        site_url=args.site_url,
+        excerpt_chars=args.excerpt_chars,
+        nearby_count=args.nearby_count,
+        feed_max_items=args.feed_max_items,
+    )
+    if not args.source.is_dir():
+        raise ValueError(f"{args.source} is not a folder")
+    _prepare_output(args.out, args.force)
+    started = time.perf_counter()
+    folder = read_source_folder(args.source, settings)
+    for path, problem in folder.problems:
+        print(f"{path}: {problem.field}: {problem.message}", file=sys.stderr)
+    site = SiteFolder(args.out)
+    written = 0
+    for number, (show, plan) in enumerate(render_site(folder.catalogs, folder.transcripts, settings), start=1):
+        site.apply(plan.puts, plan.deletes)
+        written += len(plan.puts)
+        label = show or "site files"
+        print(f"[{number}/{len(folder.catalogs) + 1}] {label}: {len(plan.puts)} files", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    rejected = len({path for path, _ in folder.problems})
+    print(
+        f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", file=sys.stderr
+    )
+    return 1 if rejected else 0
+
+
+def _prepare_output(out: Path, force: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise ValueError(f"{out} is not empty; pass --force to replace its contents")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

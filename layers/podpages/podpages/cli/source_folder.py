@@ -1,0 +1,83 @@
+"""A folder laid out like the source bucket (`episodes/<show>/<episode>.json`, `shows/<show>.json`),
+as `podpages validate` and `podpages render` read it."""
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from podpages.catalog.changes import Change, EpisodePut, ShowPut
+from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.contract.documents import parse_episode, parse_show
+from podpages.contract.source_keys import EPISODES_PREFIX, SHOWS_PREFIX, Kind, parse_source_key
+from podpages.errors import ContractError, Problem
+from podpages.settings import Settings
+
+
+@dataclass
+class SourceFolder:
+    catalogs: dict[str, Catalog] = field(default_factory=dict)
+    transcripts: dict[str, dict[str, str]] = field(default_factory=dict)  # show -> episode -> full text
+    problems: list[tuple[Path, Problem]] = field(default_factory=list)
+
+
+def upload_key(path: Path) -> str:
+    """The source bucket key a file stands for, from the last parts of its path."""
+    parts = path.parts
+    if len(parts) >= 3 and parts[-3] == EPISODES_PREFIX.rstrip("/"):
+        return "/".join(parts[-3:])
+    if len(parts) >= 2 and parts[-2] == SHOWS_PREFIX.rstrip("/"):
+        return "/".join(parts[-2:])
+    return path.name
+
+
+def metadata_files(paths: list[Path]) -> Iterator[Path]:
+    """The given files, and every .json file below the given folders, in a stable order."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(path.rglob("*.json"))
+        else:
+            yield path
+
+
+def read_change(path: Path) -> EpisodePut | ShowPut:
+    """Check one file against the contract, its path standing for its key."""
+    source = parse_source_key(upload_key(path))
+    try:
+        body = path.read_bytes()
+    except OSError as error:
+        raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
+    if source.kind is Kind.EPISODE:
+        return EpisodePut(source, parse_episode(body))
+    return ShowPut(source, parse_show(body))
+
+
+def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
+    """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside."""
+    folder = SourceFolder()
+    changes: dict[str, list[Change]] = {}
+    files = [*sorted((root / "shows").glob("*.json")), *sorted((root / "episodes").glob("*/*.json"))]
+    for path in files:
+        try:
+            change = read_change(path)
+        except ContractError as error:
+            folder.problems += [(path, problem) for problem in error.problems]
+            continue
+        changes.setdefault(change.source.show, []).append(change)
+        if isinstance(change, EpisodePut) and change.episode.transcript is not None:
+            transcripts = folder.transcripts.setdefault(change.source.show, {})
+            transcripts[change.source.episode_slug] = change.episode.transcript
+    for show, show_changes in sorted(changes.items()):
+        folder.catalogs[show] = _first_publish(show, show_changes, settings)
+    return folder
+
+
+def _first_publish(show: str, changes: list[Change], settings: Settings) -> Catalog:
+    """What folding the folder's changes into an empty catalog builds, in one pass: a folder holds
+    each key once, so no change can replace another, and sorting once replaces an insert per episode."""
+    document = next((change.show for change in changes if isinstance(change, ShowPut)), None)
+    entries = [
+        CatalogEntry.of(show, change.source.episode_slug, change.episode, change.sequencer, settings.excerpt_chars)
+        for change in changes
+        if isinstance(change, EpisodePut)
+    ]
+    return Catalog(show=show, document=document, episodes=tuple(sorted(entries)))

@@ -1,0 +1,85 @@
+"""Where uploads live in the source bucket, and the slugs their keys carry."""
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from podpages.errors import ContractError, Problem
+
+SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$")
+YEAR_SLUG = re.compile(r"^[0-9]{4}$")
+# Show slugs that would collide with paths the site itself serves.
+RESERVED_SHOW_SLUGS = frozenset({"api"})
+
+EPISODES_PREFIX = "episodes/"
+SHOWS_PREFIX = "shows/"
+CATALOG_PREFIX = "catalog/"
+ERRORS_PREFIX = "errors/"
+LEASES_PREFIX = "locks/"
+METADATA_SUFFIX = ".json"
+MAX_DOCUMENT_BYTES = 1024 * 1024  # the most an upload may hold (contract v1)
+
+
+class Kind(StrEnum):
+    EPISODE = "episode"
+    SHOW = "show"
+
+
+@dataclass(frozen=True)
+class SourceKey:
+    """A parsed upload key: `episodes/<show>/<episode>.json` or `shows/<show>.json`."""
+
+    kind: Kind
+    show: str
+    episode: str | None = None
+
+    @property
+    def key(self) -> str:
+        if self.kind is Kind.SHOW:
+            return f"{SHOWS_PREFIX}{self.show}{METADATA_SUFFIX}"
+        return f"{EPISODES_PREFIX}{self.show}/{self.episode}{METADATA_SUFFIX}"
+
+    @property
+    def episode_slug(self) -> str:
+        """The slug of the episode an episode key names."""
+        if self.episode is None:
+            raise ValueError(f"{self.key} names a show, not an episode")
+        return self.episode
+
+
+def is_upload_key(key: str) -> bool:
+    """True for keys under the prefixes publishers upload to, valid or not."""
+    return key.endswith(METADATA_SUFFIX) and key.startswith((EPISODES_PREFIX, SHOWS_PREFIX))
+
+
+def parse_source_key(key: str) -> SourceKey:
+    """Read the show and episode slugs from an upload key, or say what is wrong with it."""
+    if not is_upload_key(key):
+        raise ContractError(
+            [Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json or {SHOWS_PREFIX}<show>.json")]
+        )
+    stem = key.removesuffix(METADATA_SUFFIX)
+    if key.startswith(SHOWS_PREFIX):
+        show = stem.removeprefix(SHOWS_PREFIX)
+        _check_show_slug(show)
+        return SourceKey(Kind.SHOW, show)
+    parts = stem.removeprefix(EPISODES_PREFIX).split("/")
+    if len(parts) != 2:
+        raise ContractError([Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json")])
+    show, episode = parts
+    _check_show_slug(show)
+    _check_slug(episode, "episode slug")
+    if YEAR_SLUG.match(episode):
+        raise ContractError([Problem("key", f"episode slug {episode!r} is reserved for the year archive page")])
+    return SourceKey(Kind.EPISODE, show, episode)
+
+
+def _check_show_slug(show: str) -> None:
+    _check_slug(show, "show slug")
+    if show in RESERVED_SHOW_SLUGS:
+        raise ContractError([Problem("key", f"show slug {show!r} is reserved for the site's own paths")])
+
+
+def _check_slug(slug: str, what: str) -> None:
+    if not SLUG.match(slug):
+        raise ContractError([Problem("key", f"{what} {slug!r} must match {SLUG.pattern}")])

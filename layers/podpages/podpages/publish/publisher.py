@@ -1,0 +1,265 @@
+"""The publish path: upload events in, the site and the catalogs brought up to date.
+
+For each show in a batch it reads the catalog, folds in the batch's changes, writes what
+went stale, and only then commits the catalog with a conditional write. A lost race (412)
+starts the show over from the newer catalog and re-renders everything written so far, so
+a retried or redelivered event always finds its work still to do.
+"""
+
+import time
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+from podpages import site_paths
+from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.catalog.fold import fold
+from podpages.catalog.model import Catalog
+from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.staleness import Refresh, all_listings
+from podpages.contract.documents import parse_episode, parse_show
+from podpages.contract.source_keys import Kind, is_upload_key, parse_source_key
+from podpages.errors import CatalogConflict, ContractError, WriteConflict
+from podpages.observability import MetricUnit, logger, metrics
+from podpages.publish.invalidation import invalidation_paths
+from podpages.publish.show_lease import show_lease
+from podpages.publish.upload_events import UploadEvent
+from podpages.rebuild.request import RebuildRequest
+from podpages.render import sitemaps
+from podpages.render.feed import feed
+from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan
+from podpages.render.site_objects import Plan
+from podpages.settings import Settings
+from podpages.storage.distribution import Distribution
+from podpages.storage.error_reports import ErrorReport
+from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.source_bucket import SourceBucket
+
+MAX_COMMIT_ATTEMPTS = 8
+
+type Lease = Callable[[SourceBucket, str], AbstractContextManager[None]]
+
+
+@dataclass(frozen=True)
+class Read:
+    """A change read from an upload, with the event that announced it."""
+
+    event: UploadEvent
+    change: Change
+
+
+class Publisher:
+    def __init__(
+        self,
+        source: SourceBucket,
+        site: SiteBucket,
+        settings: Settings,
+        lease: Lease = show_lease,
+        distribution: Distribution | None = None,
+    ):
+        """`lease(source, show)` guards each show's publish; tests swap it to stage a rival whose
+        lease expired under it. With a `distribution`, `invalidate` clears what was written."""
+        self.source = source
+        self.site = site
+        self.settings = settings
+        self.lease = lease
+        self.distribution = distribution
+        self.changed: set[str] = set()  # site keys written or deleted since the last invalidation
+
+    def read(self, event: UploadEvent) -> Read | None:
+        """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
+        with logger.append_context_keys(s3_key=event.key, sequencer=event.sequencer):
+            return self._read(event)
+
+    def _read(self, event: UploadEvent) -> Read | None:
+        if not is_upload_key(event.key):
+            logger.warning("event ignored: key outside the upload prefixes", key=event.key)
+            return None
+        try:
+            source = parse_source_key(event.key)
+        except ContractError as error:
+            if event.removed:  # a bad upload taken back: its report goes with it
+                self.source.delete_error_reports([event.key])
+            else:
+                self.reject(event, error)
+            return None
+        try:
+            if event.removed:
+                removal = EpisodeRemoved if source.kind is Kind.EPISODE else ShowRemoved
+                return Read(event, removal(source, event.sequencer))
+            body = self.source.read_upload(event.key)
+            if body is None:
+                logger.info("event ignored: upload gone before it was read", key=event.key)
+                return None
+            if source.kind is Kind.EPISODE:
+                return Read(event, EpisodePut(source, parse_episode(body), event.sequencer))
+            return Read(event, ShowPut(source, parse_show(body), event.sequencer))
+        except ContractError as error:
+            self.reject(event, error)
+            return None
+
+    def reject(self, event: UploadEvent, error: ContractError) -> None:
+        """Bad data does not heal: report it beside the upload, log it, count it, and let the message go."""
+        report = ErrorReport(event.key, event.time, tuple(error.problems))
+        self.source.write_error_report(report)
+        problems = [{"field": problem.field, "message": problem.message} for problem in report.problems]
+        logger.warning("upload rejected", key=event.key, sequencer=event.sequencer, problems=problems)
+        metrics.add_metric(name="EpisodesRejected", unit=MetricUnit.Count, value=1)
+
+    def publish(self, reads: Iterable[Read]) -> None:
+        """Publish every read, show by show."""
+        for show, show_reads in group_by_show(reads).items():
+            self.publish_show(show, show_reads)
+
+    def publish_show(self, show: str, reads: list[Read]) -> None:
+        """Under the show's lease, fold `reads` into its catalog, write what went stale, then
+        commit the catalog."""
+        with logger.append_context_keys(show=show, **correlation_keys(reads)), self.lease(self.source, show):
+            self._publish_show(show, reads)
+
+    def _publish_show(self, show: str, reads: list[Read]) -> None:
+        written = Refresh()
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            before, etag = self.read_catalog(show)
+            update = fold(before, [read.change for read in reads], self.settings)
+            written |= update.refresh
+            self.write(page_plan(update.after, written, self.settings))
+            if update.after == before:
+                break
+            try:
+                self.source.write_catalog(update.after, etag)
+                break
+            except CatalogConflict:
+                metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
+                logger.info("catalog changed under us; folding again", show=show)
+        else:
+            raise CatalogConflict(show)
+        if update.after == before:
+            self.relist_if_behind(update.after)
+        else:
+            self.write_listings(update.after, written)
+        self.keep_indexed(update.after)
+        for change, error in update.rejected:
+            self.reject(next(read.event for read in reads if read.change is change), error)
+        # A report is moot once its key holds a published upload, or none at all.
+        settled = [
+            *update.applied,
+            *(read.change for read in reads if isinstance(read.change, (EpisodeRemoved, ShowRemoved))),
+        ]
+        if settled:
+            self.source.delete_error_reports([change.source.key for change in settled])
+        published = sum(isinstance(change, EpisodePut) for change in update.applied)
+        metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
+        logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
+
+    def read_catalog(self, show: str) -> tuple[Catalog, str | None]:
+        """The show's catalog and the ETag to commit over: an empty catalog, and None, until it has one."""
+        stored = self.source.read_catalog(show)
+        if stored is None:
+            return Catalog(show=show), None
+        return Catalog.model_validate_json(stored.body), stored.etag
+
+    def write(self, plan: Plan) -> None:
+        self.site.apply(plan.puts, plan.deletes)
+        self.wrote(plan)
+
+    def wrote(self, plan: Plan) -> None:
+        """Count what `plan` wrote, and remember its keys for the next invalidation."""
+        self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
+        metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
+
+    def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
+        """The show's listings, from the committed catalog, so that a reader never sees a feed list
+        an episode whose publish then failed. The feed goes last: while it is current, so are the
+        others, which is what `relist_if_behind` relies on."""
+        self.write(listing_plan(catalog, refresh, self.settings))
+        started = time.perf_counter()
+        plan = feed_plan(catalog, refresh, self.settings)
+        if plan.puts:
+            milliseconds = (time.perf_counter() - started) * 1000
+            metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
+        self.write(plan)
+
+    def relist_if_behind(self, catalog: Catalog) -> None:
+        """A publish that failed after its commit leaves the listings behind the catalog, and its
+        redelivery then folds nothing new. So when nothing is new, the feed is compared with the
+        catalog's, and the listings are written again if it differs."""
+        current = self.site.read(site_paths.object_key(site_paths.feed(catalog.show)))
+        expected = None if catalog.is_empty else feed(catalog, self.settings).body
+        if (current.body if current else None) == expected:
+            return
+        logger.warning("listings behind the catalog; writing them again", show=catalog.show)
+        self.write_listings(catalog, all_listings(catalog))
+
+    def rebuild(self, request: RebuildRequest) -> None:
+        """Render again, from the catalog, what `request` names: after a deploy changed the templates,
+        every page follows without a single upload read. Under the show's lease, so that no publish
+        writes a newer page that this then overwrites with an older one."""
+        metrics.add_metric(name="RebuildRequests", unit=MetricUnit.Count, value=1)
+        if request.show is None:
+            self.write_site_files()
+            logger.info("site files rebuilt")
+            return
+        with self.lease(self.source, request.show):
+            catalog, _etag = self.read_catalog(request.show)
+            # An episode since removed has its page deleted, as the publish that removed it did.
+            self.write(page_plan(catalog, Refresh(episodes=set(request.episodes)), self.settings))
+            if request.listings:
+                self.write_listings(catalog, all_listings(catalog))
+                self.keep_indexed(catalog)
+        logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
+
+    def invalidate(self) -> None:
+        """One CloudFront invalidation for everything written since the last one."""
+        if self.distribution and self.changed:
+            paths = invalidation_paths(self.changed)
+            self.distribution.invalidate(paths)
+            logger.info("cache invalidated", paths=len(paths), objects=len(self.changed))
+        self.changed = set()
+
+    def keep_indexed(self, catalog: Catalog) -> None:
+        """Make the sitemap index list exactly the show's sitemap parts: all of them while it has
+        a catalog, none once it has not.
+
+        This runs after the commit, and even when a publish changed nothing, so a retry heals an
+        index write that failed. The index changes only over the version read before listing the
+        catalogs, so two shows changing at once cannot drop each other from it.
+        """
+        self.write_site_files(catalog.show, sitemap_parts(catalog))
+
+    def write_site_files(self, show: str | None = None, parts: int = 0) -> None:
+        """Write the site's own files (the sitemap index, robots.txt, the default cover) over the
+        version of the index read, with `show` indexed with `parts` sitemap parts; with a show,
+        only when its count in the index differs."""
+        key = site_paths.object_key(site_paths.SITEMAP_INDEX)
+        for _attempt in range(MAX_COMMIT_ATTEMPTS):
+            current = self.site.read(key)
+            indexed = sitemaps.indexed_parts(current.body, self.settings) if current else {}
+            if show is not None and indexed.get(show, 0) == parts:
+                return
+            # The shows come from their catalogs, as before, but the others' part counts come from
+            # the index just read: reading every catalog would make one publish cost as much as the
+            # whole site. Each show writes its own count here after its commit, over the version it
+            # read, so copying the counts loses none. A show not indexed yet has yet to reach this
+            # step, which will set its count over our version; until then it lists its first part.
+            shows = {listed: indexed.get(listed, 1) for listed in self.source.list_shows()}
+            plan = site_plan(shows | ({show: parts} if show is not None else {}), self.settings)
+            try:
+                self.site.replace(key, plan, current.etag if current else None)
+            except WriteConflict:
+                continue
+            self.wrote(plan)
+            return
+        raise WriteConflict(key)
+
+
+def correlation_keys(reads: list[Read]) -> dict[str, list[str | None]]:
+    """What ties a show's log lines to the uploads behind them: their keys and sequencers."""
+    return {"s3_keys": [read.event.key for read in reads], "sequencers": [read.event.sequencer for read in reads]}
+
+
+def group_by_show(reads: Iterable[Read]) -> dict[str, list[Read]]:
+    shows: dict[str, list[Read]] = {}
+    for read in reads:
+        shows.setdefault(read.change.source.show, []).append(read)
+    return shows

@@ -1,0 +1,75 @@
+"""What the render function does with its event: S3 notifications, in SQS batches or direct,
+and rebuild requests from the rebuild queue.
+
+From a queue, every message is read first; then each show is published once for the whole
+batch, so a back-fill rebuilds a show's feed once per batch, not once per upload. A show
+that fails marks only the messages that touched it, which SQS delivers again.
+"""
+
+import sys
+from typing import Any
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes import SQSRecord
+
+from podpages.errors import ContractError
+from podpages.observability import MetricUnit, logger, metrics
+from podpages.publish.publisher import Publisher, Read, correlation_keys, group_by_show
+from podpages.publish.upload_events import MalformedNotification, message_events, upload_events
+from podpages.rebuild.request import RebuildRequest, rebuild_request
+
+
+def handle_render_event(event: dict[str, Any], publisher: Publisher) -> PartialItemFailureResponse | dict[str, Any]:
+    records = event.get("Records") or []
+    if records and records[0].get("eventSource") == "aws:sqs":
+        return handle_queue_batch(event, publisher)
+    try:
+        publisher.publish(read for upload in upload_events(event) if (read := publisher.read(upload)))
+    finally:
+        publisher.invalidate()
+    return {}
+
+
+def handle_queue_batch(event: dict[str, Any], publisher: Publisher) -> PartialItemFailureResponse:
+    processor = BatchProcessor(event_type=EventType.SQS)
+    reads: list[tuple[SQSRecord, Read]] = []  # each read with the message it came in
+    rebuilds: list[tuple[SQSRecord, RebuildRequest]] = []
+
+    def read_message(record: SQSRecord) -> None:
+        try:
+            if (request := rebuild_request(record.body)) is not None:
+                rebuilds.append((record, request))
+                return
+            uploads = message_events(record.body)
+        except (MalformedNotification, ContractError) as error:
+            logger.error("message dropped: malformed", message_id=record.message_id, reason=str(error))
+            metrics.add_metric(name="MalformedMessages", unit=MetricUnit.Count, value=1)
+            return
+        with logger.append_context_keys(message_id=record.message_id):
+            for upload in uploads:
+                if read := publisher.read(upload):
+                    reads.append((record, read))
+
+    with processor(records=event["Records"], handler=read_message):
+        processor.process()
+        for show, show_reads in group_by_show(read for _record, read in reads).items():
+            try:
+                publisher.publish_show(show, show_reads)
+            except Exception:  # noqa: BLE001 - any failure is retried by SQS; the batch processor logs it
+                failure = sys.exc_info()
+                logger.exception(
+                    "show not published; its messages return to the queue",
+                    extra={"show": show, **correlation_keys(show_reads)},
+                )
+                touched = {record.message_id: record for record, read in reads if read.change.source.show == show}
+                for record in touched.values():
+                    processor.failure_handler(record, failure)
+        for record, request in rebuilds:
+            try:
+                publisher.rebuild(request)
+            except Exception:  # noqa: BLE001 - as above: SQS delivers the request again
+                logger.exception("rebuild failed; its message returns to the queue", show=request.show)
+                processor.failure_handler(record, sys.exc_info())
+        publisher.invalidate()  # once per batch, for every show it changed
+    return processor.response()

@@ -1,0 +1,93 @@
+"""Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
+
+from collections.abc import Mapping
+
+from podpages import site_paths
+from podpages.catalog.model import Catalog
+from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.staleness import Refresh
+from podpages.render import pages, site_objects, sitemaps
+from podpages.render.feed import feed
+from podpages.render.site_objects import Plan, SiteObject
+from podpages.settings import Settings
+from podpages.templating import template_file
+
+
+def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """Everything the refresh asks for: the pages, then the listings, then the feed."""
+    plan = page_plan(catalog, refresh, settings)
+    plan += listing_plan(catalog, refresh, settings)
+    plan += feed_plan(catalog, refresh, settings)
+    return plan
+
+
+def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """Episode pages and transcripts: what a publish writes before it commits the catalog."""
+    plan = Plan()
+    show = catalog.show
+    for slug in sorted(refresh.episodes):
+        if catalog.entry(slug):
+            plan.puts.append(pages.episode_page(catalog, slug, settings))
+        else:
+            plan.deletes += [
+                site_paths.object_key(site_paths.episode(show, slug)),
+                site_paths.object_key(site_paths.transcript(show, slug)),
+            ]
+    for slug, text in sorted(refresh.transcripts.items()):
+        path = site_paths.transcript(show, slug)
+        if text is None:
+            plan.deletes.append(site_paths.object_key(path))
+        else:
+            plan.puts.append(site_objects.plain_text(path, text))
+    return plan
+
+
+def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """The pages that list the show's episodes: its year archives, its page and its sitemap parts.
+    A publish writes them after its commit, so they only ever list committed episodes."""
+    plan = Plan()
+    show = catalog.show
+    present = set(catalog.years())
+    for year in sorted(refresh.years):
+        if year in present:
+            plan.puts.append(pages.archive_page(catalog, year, settings))
+        else:
+            plan.deletes.append(site_paths.object_key(site_paths.archive(show, year)))
+    if refresh.listings:
+        if catalog.is_empty:
+            plan.deletes.append(site_paths.object_key(site_paths.show_home(show)))
+        else:
+            plan.puts.append(pages.show_page(catalog, settings))
+            plan.puts += sitemaps.show_sitemaps(catalog, settings)
+        # Parts past the catalog's own are left from when the show was larger.
+        plan.deletes += [
+            site_paths.object_key(site_paths.show_sitemap(show, part))
+            for part in range(sitemap_parts(catalog) + 1, refresh.sitemap_parts + 1)
+        ]
+    return plan
+
+
+def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """The show's feed, written after its other listings: while the feed is current, so are they."""
+    if not refresh.listings:
+        return Plan()
+    if catalog.is_empty:
+        return Plan(deletes=[site_paths.object_key(site_paths.feed(catalog.show))])
+    return Plan(puts=[feed(catalog, settings)])
+
+
+def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
+    """The files that belong to the whole site, not to one show, given how many sitemap parts each
+    show has (none: it is not published). A site with no shows has none of them, since a sitemap
+    index must list at least one sitemap; index files cannot nest, so the index lists every part."""
+    listed = [site_paths.show_sitemap(show, part) for show in sorted(parts) for part in range(1, parts[show] + 1)]
+    files = [sitemaps.sitemap_index(listed, settings), sitemaps.robots(settings), default_cover()] if listed else []
+    keys = [
+        site_paths.object_key(path) for path in (site_paths.SITEMAP_INDEX, site_paths.ROBOTS, site_paths.DEFAULT_COVER)
+    ]
+    return Plan(puts=files) if files else Plan(deletes=keys)
+
+
+def default_cover() -> SiteObject:
+    """The artwork a feed names when its show has none, since Apple requires one."""
+    return site_objects.png(site_paths.DEFAULT_COVER, template_file("cover.png"))

@@ -1,0 +1,64 @@
+"""Sitemaps for crawlers: each show's, in parts of at most MAX_SITEMAP_URLS, an index of every
+part, and robots.txt pointing at the index.
+
+`lastmod` comes from the episodes' `published` times, never from the clock.
+"""
+
+from collections import Counter
+from collections.abc import Iterable
+from datetime import datetime
+from xml.etree import ElementTree
+
+from podpages import site_paths
+from podpages.catalog import sitemap_parts as parts
+from podpages.catalog.model import Catalog
+from podpages.render import site_objects
+from podpages.render.site_objects import SiteObject
+from podpages.settings import Settings
+from podpages.templating import render
+
+SITEMAPS_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def show_sitemaps(catalog: Catalog, settings: Settings) -> list[SiteObject]:
+    """Every part of the show's sitemap, first to last."""
+    return [show_sitemap(catalog, settings, part) for part in range(1, parts.sitemap_parts(catalog) + 1)]
+
+
+def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObject:
+    """One part: the show's URLs, in their stable order, cut into runs of MAX_SITEMAP_URLS."""
+    start = (part - 1) * parts.MAX_SITEMAP_URLS
+    text = render(
+        "sitemap.xml", site_url=settings.site_url, urls=_urls(catalog)[start : start + parts.MAX_SITEMAP_URLS]
+    )
+    return site_objects.sitemap(site_paths.show_sitemap(catalog.show, part), text)
+
+
+def _urls(catalog: Catalog) -> list[tuple[str, datetime | None]]:
+    """The show page, its year archives and its episodes, each with the moment it last changed."""
+    show = catalog.show
+    episodes = catalog.newest(0)
+    return [
+        (site_paths.show_home(show), episodes[0].published if episodes else None),
+        *((site_paths.archive(show, year), catalog.in_year(year)[0].published) for year in catalog.years()),
+        *((site_paths.episode(show, entry.slug), entry.published) for entry in episodes),
+    ]
+
+
+def sitemap_index(sitemaps: Iterable[str], settings: Settings) -> SiteObject:
+    """The index of the sitemaps at these site paths, in the order given."""
+    text = render("sitemap-index.xml", site_url=settings.site_url, sitemaps=list(sitemaps))
+    return site_objects.sitemap(site_paths.SITEMAP_INDEX, text)
+
+
+def indexed_parts(index: bytes, settings: Settings) -> dict[str, int]:
+    """How many sitemap parts a sitemap index written by `sitemap_index` lists for each show."""
+    locations = ElementTree.fromstring(index).iterfind(f"{{{SITEMAPS_NS}}}sitemap/{{{SITEMAPS_NS}}}loc")
+    # Each location is <site>/<show>/sitemap.xml or <site>/<show>/sitemap-<k>.xml, and a show's
+    # parts are listed from 1 without a gap, so counting them gives the last.
+    return dict(Counter((location.text or "").removeprefix(settings.site_url).split("/")[1] for location in locations))
+
+
+def robots(settings: Settings) -> SiteObject:
+    text = render("robots.txt", site_url=settings.site_url, paths=site_paths)
+    return site_objects.plain_text(site_paths.ROBOTS, text, site_objects.STATIC_CACHE)

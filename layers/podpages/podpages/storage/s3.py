@@ -1,0 +1,54 @@
+"""What every bucket shares: a read that may find nothing, the conditions of a conditional write,
+and the error codes that mean such a write lost."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+# Conditional writes lose with 412, with 409 when two race, and with 404 when the object they
+# expected was deleted.
+CONFLICTS = frozenset({"PreconditionFailed", "ConditionalRequestConflict", "NoSuchKey"})
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An object as read, with the ETag a conditional write names it by."""
+
+    body: bytes
+    etag: str
+
+
+class Unchanged(Exception):
+    """The object still has the ETag the reader already holds (HTTP 304)."""
+
+
+def error_code(error: ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code", ""))
+
+
+def lost_race(error: ClientError) -> bool:
+    """Whether a conditional write failed because the object is not the version it named."""
+    return error_code(error) in CONFLICTS
+
+
+def only_over(etag: str | None) -> dict[str, str]:
+    """The condition of a write over the version read with `etag`, or over nothing when None."""
+    return {"IfMatch": etag} if etag else {"IfNoneMatch": "*"}
+
+
+def get_object(client: Any, bucket: str, key: str, **options: str) -> dict[str, Any] | None:
+    """GetObject, or None when there is no such key."""
+    try:
+        response: dict[str, Any] = client.get_object(Bucket=bucket, Key=key, **options)
+    except ClientError as error:
+        if error_code(error) == "NoSuchKey":
+            return None
+        raise
+    return response
+
+
+def read_stored(client: Any, bucket: str, key: str, **options: str) -> Stored | None:
+    """The object's bytes and ETag, or None when there is no such key."""
+    response = get_object(client, bucket, key, **options)
+    return None if response is None else Stored(response["Body"].read(), response["ETag"])

@@ -1,0 +1,135 @@
+"""The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
+
+from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES
+from podpages.errors import CatalogConflict
+from podpages.storage.error_reports import ErrorReport, error_report_key
+from podpages.storage.s3 import Stored, Unchanged, error_code, get_object, lost_race, only_over, read_stored
+
+if TYPE_CHECKING:  # at run time the adapter moves bytes; the nearby API never loads the catalog models
+    from podpages.catalog.model import Catalog
+
+DELETE_BATCH = 1000  # the most keys DeleteObjects takes
+
+
+class SourceBucket:
+    def __init__(self, client: Any, name: str):
+        self.client = client
+        self.name = name
+
+    def read_upload(self, key: str) -> bytes | None:
+        """The upload's bytes, or None when it is gone. Reads at most 1 MiB and one byte, so size is checked cheaply."""
+        try:
+            response = get_object(self.client, self.name, key, Range=f"bytes=0-{MAX_DOCUMENT_BYTES}")
+        except ClientError as error:
+            if error_code(error) == "InvalidRange":  # an empty object has no byte 0
+                return b""
+            raise
+        return None if response is None else bytes(response["Body"].read())
+
+    def read_catalog(self, show: str, held_etag: str | None = None) -> Stored | None:
+        """The show's catalog as stored, or None when it has none. Given the ETag of a copy the
+        caller holds, an unchanged catalog is not sent again: `Unchanged` is raised instead."""
+        options = {"IfNoneMatch": held_etag} if held_etag else {}
+        try:
+            return read_stored(self.client, self.name, catalog_key(show), **options)
+        except ClientError as error:
+            if error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") == 304:
+                raise Unchanged(catalog_key(show)) from None
+            raise
+
+    def write_catalog(self, catalog: "Catalog", etag: str | None) -> None:
+        """Commit `catalog` if nobody has since the read that gave `etag`; an empty one is deleted."""
+        key = catalog_key(catalog.show)
+        try:
+            if catalog.is_empty:
+                if etag is not None:
+                    self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
+                return
+            self.client.put_object(
+                Bucket=self.name,
+                Key=key,
+                Body=catalog.model_dump_json().encode(),
+                ContentType="application/json",
+                **only_over(etag),
+            )
+        except ClientError as error:
+            if lost_race(error):
+                raise CatalogConflict(catalog.show) from error
+            raise
+
+    def write_lease(self, show: str, body: bytes, etag: str | None) -> str | None:
+        """Create the show's lease, or replace the version read with `etag`; its new ETag, or None
+        when someone else's write came first."""
+        try:
+            response = self.client.put_object(Bucket=self.name, Key=lease_key(show), Body=body, **only_over(etag))
+        except ClientError as error:
+            if lost_race(error):
+                return None
+            raise
+        return str(response["ETag"])
+
+    def read_lease(self, show: str) -> Stored | None:
+        return read_stored(self.client, self.name, lease_key(show))
+
+    def delete_lease(self, show: str, etag: str) -> None:
+        """Remove our lease, unless it has since been taken over."""
+        try:
+            self.client.delete_object(Bucket=self.name, Key=lease_key(show), IfMatch=etag)
+        except ClientError as error:
+            if not lost_race(error):
+                raise
+
+    def list_shows(self) -> set[str]:
+        """Every show with a catalog: the shows the site publishes."""
+        return {key.removeprefix(CATALOG_PREFIX).removesuffix(".json") for key, _ in self._list(CATALOG_PREFIX)}
+
+    def write_error_report(self, report: ErrorReport) -> None:
+        self.client.put_object(
+            Bucket=self.name,
+            Key=error_report_key(report.key),
+            Body=report.to_json(),
+            ContentType="application/json; charset=utf-8",
+        )
+
+    def read_error_report(self, key: str) -> ErrorReport | None:
+        """The report on the upload at `key`, if it has one."""
+        stored = read_stored(self.client, self.name, error_report_key(key))
+        return None if stored is None else ErrorReport.from_json(stored.body)
+
+    def newest_error_reports(self, count: int) -> tuple[int, list[tuple[datetime, ErrorReport]]]:
+        """How many reports there are, and the newest `count` of them with when each was written."""
+        listed = sorted(self._list(ERRORS_PREFIX), key=lambda item: item[1], reverse=True)
+        newest = []
+        for report_key, written in listed[:count]:
+            stored = read_stored(self.client, self.name, report_key)
+            if stored is not None:  # cleared since the listing
+                newest.append((written, ErrorReport.from_json(stored.body)))
+        return len(listed), newest
+
+    def delete_error_reports(self, keys: list[str]) -> None:
+        """Clear the reports of uploads that have since been accepted, in as few requests as S3 allows."""
+        report_keys = sorted({error_report_key(key) for key in keys})
+        for start in range(0, len(report_keys), DELETE_BATCH):
+            objects = [{"Key": key} for key in report_keys[start : start + DELETE_BATCH]]
+            self.client.delete_objects(Bucket=self.name, Delete={"Objects": objects, "Quiet": True})
+
+    def _list(self, prefix: str) -> list[tuple[str, datetime]]:
+        paginator = self.client.get_paginator("list_objects_v2")
+        return [
+            (item["Key"], item["LastModified"])
+            for page in paginator.paginate(Bucket=self.name, Prefix=prefix)
+            for item in page.get("Contents", [])
+        ]
+
+
+def catalog_key(show: str) -> str:
+    return f"{CATALOG_PREFIX}{show}.json"
+
+
+def lease_key(show: str) -> str:
+    return f"{LEASES_PREFIX}{show}.json"

@@ -1,0 +1,104 @@
+"""What a change makes stale: a publish re-renders only the pages whose content changed."""
+
+from podpages.catalog.changes import EpisodeRemoved
+from podpages.catalog.fold import fold
+from podpages.catalog.staleness import stale
+from podpages.contract.source_keys import parse_source_key
+from podpages.render import pages
+from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
+
+
+def page_bytes(catalog):
+    return {entry.slug: pages.episode_page(catalog, entry.slug, SETTINGS).body for entry in catalog.episodes}
+
+
+def changed_pages(before, after):
+    """The ground truth: pages whose bytes differ, or that appeared or vanished."""
+    old, new = page_bytes(before), page_bytes(after)
+    return {slug for slug in old.keys() | new.keys() if old.get(slug) != new.get(slug)}
+
+
+def test_a_new_latest_episode_refreshes_itself_and_the_newest_it_joins():
+    before = daily_catalog(30)
+    after = before.apply(put_episode("daily", "e31", episode_document("Episode 31", "2026-02-01T09:00:00Z")), 1500)
+
+    refresh = stale(before, after, SETTINGS.nearby_count)
+
+    assert refresh.episodes == changed_pages(before, after) == {"e31", "e30", "e29", "e28", "e27"}
+    assert refresh.years == {2026} and refresh.listings
+
+
+def test_an_episode_in_the_middle_refreshes_at_most_the_nearby_count_of_neighbours():
+    before = daily_catalog(30)
+    after = before.apply(put_episode("daily", "mid", episode_document("Mid", "2026-01-05T21:00:00Z")), 1500)
+
+    refresh = stale(before, after, SETTINGS.nearby_count)
+
+    assert refresh.episodes == changed_pages(before, after)
+    assert len(refresh.episodes - {"mid"}) == SETTINGS.nearby_count
+
+
+def test_every_kind_of_change_refreshes_exactly_the_pages_that_changed():
+    before = daily_catalog(25)
+    changes = [
+        put_episode("daily", "e03", episode_document("Episode 3, retitled", "2025-12-23T09:00:00Z")),
+        put_episode("daily", "e10", episode_document("Episode 10, moved", "2026-01-12T09:30:00Z")),
+        EpisodeRemoved(parse_source_key("episodes/daily/e20.json")),
+        put_episode("daily", "first", episode_document("First", "2025-01-01T00:00:00Z")),
+    ]
+    for change in changes:
+        after = before.apply(change, 1500)
+
+        assert stale(before, after, SETTINGS.nearby_count).episodes == changed_pages(before, after), change
+        before = after
+
+
+def test_the_archive_years_touched_are_refreshed():
+    before = daily_catalog(25)
+    moved = before.apply(put_episode("daily", "e02", episode_document("Moved", "2026-01-20T09:00:00Z")), 1500)
+
+    assert stale(before, moved, 8).years == {2025, 2026}
+
+
+def test_an_identical_re_upload_refreshes_nothing():
+    before = daily_catalog(10)
+    after = before.apply(put_episode("daily", "e05", episode_document("Episode 5", "2025-12-25T09:00:00Z"), "0F"), 1500)
+
+    assert after != before  # the sequencer is recorded
+    assert not stale(before, after, 8)
+
+
+def test_a_show_document_refreshes_every_page_of_the_show():
+    before = daily_catalog(12)
+    after = before.apply(put_show("daily", show_document("Daily Bytes")), 1500)
+
+    refresh = stale(before, after, 8)
+
+    assert refresh.episodes == {entry.slug for entry in before.episodes}
+    assert refresh.years == {2025, 2026} and refresh.listings
+
+
+def test_a_fold_publishes_the_transcripts_of_applied_uploads_and_removes_those_of_removals():
+    before = daily_catalog(3)
+    changes = [
+        put_episode("daily", "e01", episode_document("Episode 1", "2025-12-21T09:00:00Z", transcript="Hello.")),
+        put_episode("daily", "e02", episode_document("Episode 2", "2025-12-22T09:00:00Z")),
+        EpisodeRemoved(parse_source_key("episodes/daily/e03.json")),
+    ]
+
+    update = fold(before, changes, SETTINGS)
+
+    assert update.refresh.transcripts == {"e01": "Hello.", "e02": None, "e03": None}
+    assert update.applied == changes and update.rejected == []
+
+
+def test_a_fold_sets_aside_a_change_the_catalog_refuses_and_applies_the_rest():
+    before = daily_catalog(2)
+    bad = put_episode("daily", "e01", episode_document("Episode 1", guid="a-new-guid"))
+    good = put_episode("daily", "e03", episode_document("Episode 3", "2026-01-01T09:00:00Z"))
+
+    update = fold(before, [bad, good], SETTINGS)
+
+    assert [change for change, _ in update.rejected] == [bad]
+    assert update.applied == [good]
+    assert update.after.entry("e03") and update.after.entry("e01") == before.entry("e01")

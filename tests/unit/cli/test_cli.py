@@ -1,0 +1,99 @@
+"""`podpages validate` and `podpages render`, run as a user runs them."""
+
+import json
+import shutil
+
+import pytest
+
+from podpages.cli.main import main
+from support.catalogs import SITE_URL, episode_document
+from support.paths import EXAMPLES
+
+
+@pytest.fixture
+def source(tmp_path):
+    folder = tmp_path / "source"
+    shutil.copytree(EXAMPLES, folder)
+    return folder
+
+
+def write(path, document):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document) if isinstance(document, dict) else document)
+    return path
+
+
+def test_validate_passes_the_examples(capsys):
+    assert main(["validate", str(EXAMPLES)]) == 0
+    assert "21 checked, 21 valid, 0 invalid" in capsys.readouterr().err
+
+
+def test_validate_prints_one_path_field_message_line_per_problem_and_exits_1(tmp_path, capsys):
+    bad = write(tmp_path / "episodes" / "show" / "bad.json", episode_document(title="", duration="PT0S", colour="red"))
+    good = write(tmp_path / "episodes" / "show" / "good.json", episode_document())
+
+    status = main(["validate", str(bad), str(good)])
+
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 1
+    assert sorted(lines) == sorted(
+        [
+            f"{bad}: colour: Extra inputs are not permitted",
+            f"{bad}: duration: must be greater than 0",
+            f"{bad}: title: String should have at least 1 character",
+        ]
+    )
+
+
+def test_validate_names_a_bad_key_and_a_bad_document(tmp_path, capsys):
+    uppercase = write(tmp_path / "episodes" / "Show" / "one.json", episode_document())
+    broken = write(tmp_path / "shows" / "broken.json", "{")
+    loose = write(tmp_path / "loose.json", episode_document())
+
+    assert main(["validate", str(tmp_path)]) == 1
+
+    out = capsys.readouterr().out
+    assert f"{uppercase}: key: show slug 'Show' must match" in out
+    assert f"{broken}: document: Invalid JSON" in out
+    assert f"{loose}: key: expected episodes/<show>/<episode>.json" in out
+
+
+def test_render_writes_the_whole_site(source, tmp_path, capsys):
+    out = tmp_path / "site"
+
+    assert main(["render", str(source), "--out", str(out), "--site-url", SITE_URL]) == 0
+
+    written = {path.relative_to(out).as_posix() for path in out.rglob("*") if path.is_file()}
+    assert {"robots.txt", "sitemap.xml", "cover.png", "pytorch/feed.xml", "pytorch/index.html"} <= written
+    assert {"pytorch/2025/index.html", "pytorch/2026/index.html", "kernel-notes/2026/index.html"} <= written
+    assert "pytorch/backend-flexibility-revolution/transcript.txt" in written
+    assert "pytorch/cleanup-and-optimization-day/transcript.txt" not in written  # it has none
+    assert len([key for key in written if key.endswith("/index.html")]) == 19 + 2 + 3  # episodes, shows, years
+    assert "[3/3] site files" in capsys.readouterr().err
+
+
+def test_render_publishes_the_good_files_and_names_the_bad(source, tmp_path, capsys):
+    write(source / "episodes" / "pytorch" / "broken.json", episode_document(published="2026-01-01"))
+    out = tmp_path / "site"
+
+    assert main(["render", str(source), "--out", str(out), "--site-url", SITE_URL]) == 1
+
+    assert "broken.json: published:" in capsys.readouterr().err
+    assert (out / "pytorch" / "backend-flexibility-revolution" / "index.html").exists()
+    assert not (out / "pytorch" / "broken").exists()
+
+
+def test_render_refuses_to_mix_into_a_folder_that_is_not_empty(source, tmp_path, capsys):
+    out = write(tmp_path / "site" / "keep.txt", "mine").parent
+
+    assert main(["render", str(source), "--out", str(out), "--site-url", SITE_URL]) == 2
+    assert "pass --force" in capsys.readouterr().err
+    assert main(["render", str(source), "--out", str(out), "--site-url", SITE_URL, "--force"]) == 0
+    assert not (out / "keep.txt").exists()
+
+
+def test_render_without_a_site_url_says_so(source, tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("SITE_URL", raising=False)
+
+    assert main(["render", str(source), "--out", str(tmp_path / "site")]) == 2
+    assert "SITE_URL must be an http(s) URL" in capsys.readouterr().err

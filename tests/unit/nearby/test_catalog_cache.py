@@ -1,0 +1,102 @@
+"""The nearby API's catalogs in memory: one GET when cold, none while fresh, one conditional GET
+to revalidate, and a changed catalog picked up; against moto's in-process S3."""
+
+import pytest
+
+from podpages.errors import UnknownShow
+from podpages.nearby.cache import REVALIDATE_AFTER, CatalogCache
+from support.catalogs import daily_catalog, indexed
+from support.clock import Clock
+
+
+@pytest.fixture
+def gets(s3):
+    """Each GetObject the cache sends: the key, and the ETag it offered in If-None-Match."""
+    sent: list[tuple[str, str | None]] = []
+    s3.meta.events.register(
+        "before-parameter-build.s3.GetObject",
+        lambda params, **_: sent.append((params["Key"], params.get("IfNoneMatch"))),
+    )
+    return sent
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
+    source.write_catalog(daily_catalog(3), None)
+    cache = CatalogCache(source, clock=clock)
+
+    first, revision = cache.get("daily")
+    clock.now += REVALIDATE_AFTER - 0.1
+    again, same_revision = cache.get("daily")
+
+    assert gets == [("catalog/daily.json", None)]
+    assert again is first and same_revision == revision
+    assert first == indexed(daily_catalog(3))
+
+
+def test_an_unchanged_catalog_is_revalidated_with_its_etag_and_kept(source, gets, clock):
+    source.write_catalog(daily_catalog(3), None)
+    cache = CatalogCache(source, clock=clock)
+    first, revision = cache.get("daily")
+
+    clock.now += REVALIDATE_AFTER
+    kept, kept_revision = cache.get("daily")
+    clock.now += REVALIDATE_AFTER - 0.1
+    cache.get("daily")
+
+    assert gets == [("catalog/daily.json", None), ("catalog/daily.json", revision)]
+    assert kept is first and kept_revision == revision
+
+
+def test_a_changed_catalog_is_picked_up_at_the_next_revalidation(source, clock):
+    source.write_catalog(daily_catalog(3), None)
+    cache = CatalogCache(source, clock=clock)
+    _first, revision = cache.get("daily")
+
+    source.write_catalog(daily_catalog(4), revision)
+    still, _ = cache.get("daily")
+    clock.now += REVALIDATE_AFTER
+    fresh, fresh_revision = cache.get("daily")
+
+    assert len(still.episodes) == 3
+    assert len(fresh.episodes) == 4 and fresh_revision != revision
+
+
+def test_a_show_without_a_catalog_is_unknown_and_costs_one_get_per_revalidation(source, gets, clock):
+    cache = CatalogCache(source, clock=clock)
+
+    for _attempt in range(3):
+        with pytest.raises(UnknownShow, match="no show 'daily'"):
+            cache.get("daily")
+    source.write_catalog(daily_catalog(1), None)
+    clock.now += REVALIDATE_AFTER
+
+    assert len(cache.get("daily")[0].episodes) == 1
+    assert gets == [("catalog/daily.json", None), ("catalog/daily.json", None)]
+
+
+def test_a_deleted_catalog_makes_the_show_unknown_at_the_next_revalidation(source, clock):
+    source.write_catalog(daily_catalog(1), None)
+    cache = CatalogCache(source, clock=clock)
+    _index, revision = cache.get("daily")
+
+    source.write_catalog(daily_catalog(0), revision)  # an empty catalog is deleted
+    clock.now += REVALIDATE_AFTER
+
+    with pytest.raises(UnknownShow):
+        cache.get("daily")
+
+
+def test_the_cache_holds_at_most_max_shows_dropping_the_one_read_longest_ago(source, gets, clock):
+    for show in ("a", "b", "c"):
+        source.write_catalog(daily_catalog(1, show=show), None)
+    cache = CatalogCache(source, clock=clock, max_shows=2)
+
+    for show in ("a", "b", "c", "c", "b", "a"):
+        cache.get(show)
+
+    assert [key for key, _etag in gets] == ["catalog/a.json", "catalog/b.json", "catalog/c.json", "catalog/a.json"]

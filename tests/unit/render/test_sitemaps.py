@@ -1,0 +1,129 @@
+"""Sitemaps and robots.txt: every page listed, lastmod from the inputs, robots naming the index,
+and a show's sitemap cut into parts of at most MAX_SITEMAP_URLS URLs that the index all lists."""
+
+import pytest
+from lxml import etree
+
+from podpages.catalog import sitemap_parts as parts
+from podpages.catalog.changes import EpisodeRemoved
+from podpages.catalog.fold import fold
+from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.contract.source_keys import parse_source_key
+from podpages.render import sitemaps
+from podpages.render.plans import show_plan
+from podpages.render.whole_site import render_site
+from support.catalogs import SETTINGS, daily_catalog
+
+NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def urls(body: bytes) -> list[tuple[str, str]]:
+    """Each URL of a sitemap, with its lastmod."""
+    return [
+        (url.findtext("sm:loc", namespaces=NS), url.findtext("sm:lastmod", namespaces=NS))
+        for url in etree.fromstring(body).iterfind("sm:url", namespaces=NS)
+    ]
+
+
+def site(*catalogs) -> dict[str, bytes]:
+    """What a from-scratch render publishes for these catalogs, by key."""
+    plans = render_site({catalog.show: catalog for catalog in catalogs}, {}, SETTINGS)
+    return {item.key: item.body for _label, plan in plans for item in plan.puts}
+
+
+def indexed(site_objects: dict[str, bytes]) -> list[str]:
+    return etree.fromstring(site_objects["sitemap.xml"]).xpath("//sm:sitemap/sm:loc/text()", namespaces=NS)
+
+
+@pytest.fixture
+def limit_of_five(monkeypatch):
+    monkeypatch.setattr(parts, "MAX_SITEMAP_URLS", 5)
+
+
+def test_a_show_sitemap_lists_its_page_its_years_and_every_episode_with_lastmod_from_published():
+    catalog = daily_catalog(12)
+
+    lastmod = dict(urls(sitemaps.show_sitemap(catalog, SETTINGS).body))
+
+    assert lastmod[f"{SETTINGS.site_url}/daily/"] == "2026-01-01T09:00:00Z"
+    assert lastmod[f"{SETTINGS.site_url}/daily/2025/"] == "2025-12-31T09:00:00Z"
+    assert lastmod[f"{SETTINGS.site_url}/daily/2026/"] == "2026-01-01T09:00:00Z"
+    assert lastmod[f"{SETTINGS.site_url}/daily/e01/"] == "2025-12-21T09:00:00Z"
+    assert len(lastmod) == 1 + 2 + 12
+
+
+def test_the_protocol_limit_is_fifty_thousand_urls_per_sitemap():
+    assert parts.MAX_SITEMAP_URLS == 50_000
+
+
+def test_a_show_past_the_limit_is_split_in_order_into_parts_at_their_own_paths(monkeypatch):
+    # Given a show of 1 page, 2 years and 13 episodes: 16 URLs, in one sitemap under the real limit
+    catalog = daily_catalog(13)
+    whole = urls(sitemaps.show_sitemap(catalog, SETTINGS).body)
+
+    # When a sitemap may hold only 5
+    monkeypatch.setattr(parts, "MAX_SITEMAP_URLS", 5)
+    written = sitemaps.show_sitemaps(catalog, SETTINGS)
+
+    # Then it takes 4 parts, the first where the one sitemap was, each within the limit,
+    # together listing the same URLs with the same lastmod in the same order
+    assert [part.key for part in written] == [
+        "daily/sitemap.xml",
+        "daily/sitemap-2.xml",
+        "daily/sitemap-3.xml",
+        "daily/sitemap-4.xml",
+    ]
+    assert [len(urls(part.body)) for part in written] == [5, 5, 5, 1]
+    assert [url for part in written for url in urls(part.body)] == whole
+    assert sitemap_parts(catalog) == 4
+
+
+def test_a_show_of_exactly_the_limit_keeps_one_sitemap(limit_of_five):
+    # Given a show of 1 page, 1 year and 3 episodes: 5 URLs
+    catalog = daily_catalog(3)
+
+    # When its site is rendered
+    published = site(catalog)
+
+    # Then one sitemap holds them all, and the index lists it alone
+    assert len(urls(published["daily/sitemap.xml"])) == 5
+    assert "daily/sitemap-2.xml" not in published
+    assert indexed(published) == [f"{SETTINGS.site_url}/daily/sitemap.xml"]
+    assert sitemap_parts(daily_catalog(4)) == 2
+
+
+def test_the_index_lists_every_part_of_every_show_in_order(monkeypatch):
+    # Given a sitemap may hold one URL: a (1 page, 1 year, 10 episodes) needs 12 parts, b 3, an empty show none
+    monkeypatch.setattr(parts, "MAX_SITEMAP_URLS", 1)
+    catalogs = daily_catalog(10, show="a"), daily_catalog(1, show="b"), daily_catalog(0, show="empty")
+
+    # When the site is rendered
+    published = site(*catalogs)
+
+    # Then the index names each part once, by show and then by part number, and each part exists
+    listed = [
+        *(f"/a/sitemap{'' if part == 1 else f'-{part}'}.xml" for part in range(1, 13)),
+        "/b/sitemap.xml",
+        "/b/sitemap-2.xml",
+        "/b/sitemap-3.xml",
+    ]
+    assert indexed(published) == [f"{SETTINGS.site_url}{path}" for path in listed]
+    assert {key for key in published if key.endswith(".xml") and "sitemap" in key} == {
+        "sitemap.xml",
+        *(path.removeprefix("/") for path in listed),
+    }
+    assert sitemaps.indexed_parts(published["sitemap.xml"], SETTINGS) == {"a": 12, "b": 3}
+
+
+def test_a_show_that_shrinks_below_a_boundary_deletes_the_parts_it_no_longer_has(limit_of_five):
+    # Given a show of 16 URLs in 4 parts
+    before = daily_catalog(13)
+
+    # When 7 of its episodes are unpublished, leaving 9 URLs
+    removals = [EpisodeRemoved(parse_source_key(f"episodes/daily/e{number:02d}.json"), None) for number in range(1, 8)]
+    update = fold(before, removals, SETTINGS)
+    plan = show_plan(update.after, update.refresh, SETTINGS)
+
+    # Then it writes 2 parts and deletes the other 2
+    assert [item.key for item in plan.puts if "sitemap" in item.key] == ["daily/sitemap.xml", "daily/sitemap-2.xml"]
+    assert sorted(key for key in plan.deletes if "sitemap" in key) == ["daily/sitemap-3.xml", "daily/sitemap-4.xml"]

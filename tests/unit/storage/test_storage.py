@@ -1,0 +1,123 @@
+"""The S3 adapter, against moto's in-process S3: conditional catalog commits, uploads that vanish, error reports."""
+
+import pytest
+
+from podpages.catalog.model import Catalog
+from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
+from podpages.errors import CatalogConflict, Problem
+from podpages.render.site_objects import SiteObject
+from podpages.storage.error_reports import ErrorReport, error_report_key
+from podpages.storage.s3 import Unchanged
+from podpages.storage.site_bucket import SiteBucket
+from support.catalogs import daily_catalog
+
+
+def test_a_missing_upload_reads_as_none(source):
+    assert source.read_upload("episodes/s/gone.json") is None
+
+
+def test_an_empty_upload_reads_as_no_bytes(s3, source):
+    s3.put_object(Bucket="source-bucket", Key="episodes/s/empty.json", Body=b"")
+
+    assert source.read_upload("episodes/s/empty.json") == b""
+
+
+def test_an_upload_is_read_up_to_one_byte_past_the_limit(s3, source):
+    s3.put_object(Bucket="source-bucket", Key="episodes/s/big.json", Body=b"x" * (MAX_DOCUMENT_BYTES + 500))
+
+    assert len(source.read_upload("episodes/s/big.json")) == MAX_DOCUMENT_BYTES + 1
+
+
+def stored_catalog(source, show: str = "daily") -> tuple[Catalog | None, str | None]:
+    stored = source.read_catalog(show)
+    return (Catalog.model_validate_json(stored.body), stored.etag) if stored else (None, None)
+
+
+def test_a_new_catalog_is_created_once_and_then_only_from_its_last_read(source):
+    assert source.read_catalog("daily") is None
+
+    source.write_catalog(daily_catalog(1), None)
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(daily_catalog(2), None)  # someone else created it meanwhile
+
+    catalog, etag = stored_catalog(source)
+    assert catalog == daily_catalog(1)
+    source.write_catalog(daily_catalog(2), etag)
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(daily_catalog(3), etag)  # stale: the write above moved it on
+    assert stored_catalog(source)[0] == daily_catalog(2)
+
+
+def test_an_empty_catalog_is_deleted_conditionally(source):
+    source.write_catalog(daily_catalog(1), None)
+    _catalog, etag = stored_catalog(source)
+
+    with pytest.raises(CatalogConflict):
+        source.write_catalog(Catalog(show="daily"), '"not-the-etag"')
+    source.write_catalog(Catalog(show="daily"), etag)
+
+    assert source.read_catalog("daily") is None
+    assert source.list_shows() == set()
+
+
+def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(source):
+    source.write_catalog(daily_catalog(1), None)
+    _catalog, held = stored_catalog(source)
+
+    with pytest.raises(Unchanged):
+        source.read_catalog("daily", held_etag=held)
+    source.write_catalog(daily_catalog(2), held)
+    changed = source.read_catalog("daily", held_etag=held)
+
+    assert changed.etag != held and Catalog.model_validate_json(changed.body) == daily_catalog(2)
+
+
+def test_the_shows_are_those_with_catalogs(source):
+    for show in ("b-show", "a-show"):
+        source.write_catalog(daily_catalog(1, show=show), None)
+
+    assert source.list_shows() == {"a-show", "b-show"}
+
+
+def test_error_reports_sit_beside_the_upload_and_are_cleared_together(s3, source):
+    bad = ErrorReport("episodes/s/bad.json", "2026-01-28T11:05:41Z", (Problem("title", "must not be blank"),))
+    source.write_error_report(bad)
+    source.write_error_report(ErrorReport("shows/s.json", None, ()))
+
+    assert s3.get_object(Bucket="source-bucket", Key="errors/episodes/s/bad.json.json")["ContentType"].startswith(
+        "application/json"
+    )
+    assert source.read_error_report("episodes/s/bad.json") == bad
+    assert source.read_error_report("episodes/s/never-reported.json") is None
+    count, newest = source.newest_error_reports(1)
+    assert (count, len(newest)) == (2, 1)
+    source.delete_error_reports(["episodes/s/bad.json", "shows/s.json", "episodes/s/never-reported.json"])
+    assert s3.list_objects_v2(Bucket="source-bucket", Prefix="errors/")["KeyCount"] == 0
+
+
+def test_an_upload_key_at_s3_s_limit_still_gets_a_report_key_within_it():
+    longest = "episodes/" + "é" * ((1024 - len("episodes/") - len(".json")) // 2) + ".json"
+    other = longest.replace("é", "e", 1)
+
+    report = error_report_key(longest)
+
+    assert len(longest.encode()) <= 1024 and len(report.encode()) <= 1024
+    assert report.startswith("errors/episodes/éé") and report.endswith(".json")
+    assert report == error_report_key(longest) != error_report_key(other)
+    assert error_report_key("episodes/s/bad.json") == "errors/episodes/s/bad.json.json"
+
+
+def test_site_objects_carry_their_headers(s3):
+    site = SiteBucket(s3, "site-bucket")
+    page = SiteObject("s/e/index.html", b"<!doctype html>", "text/html; charset=utf-8", "public, max-age=300")
+
+    site.apply([page], [])
+    stored = s3.get_object(Bucket="site-bucket", Key="s/e/index.html")
+    site.apply([], ["s/e/index.html", "never/there.html"])
+
+    assert (stored["ContentType"], stored["CacheControl"], stored["Body"].read()) == (
+        page.content_type,
+        page.cache_control,
+        page.body,
+    )
+    assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 0
