@@ -28,12 +28,12 @@ os.environ |= {
     "LOG_LEVEL": "WARNING",
 }
 
-import boto3  # noqa: E402
-from moto import mock_aws  # noqa: E402
+import boto3
+from moto import mock_aws
 
-from support.events import nearby_request  # noqa: E402
-from support.lambda_context import LambdaContext  # noqa: E402
-from support.template import load_handler  # noqa: E402
+from support.events import nearby_request
+from support.lambda_context import LambdaContext
+from support.template import load_handler
 
 SUMMARY = "A week of changes to the project, told for people who build on it. " * 12
 EXCERPT = ["A paragraph of the transcript, as the page shows it. " * 6] * 4

@@ -11,6 +11,16 @@ for _name in ("POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE"):
 
 from podpages.observability import metrics  # noqa: E402
 
+TIERS = ("unit", "integration", "acceptance")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test carries the marker of its tier, its folder under tests/, so `-m integration` selects them."""
+    for item in items:
+        tier = item.path.relative_to(item.config.rootpath / "tests").parts[0]
+        if tier in TIERS:
+            item.add_marker(tier)
+
 
 @pytest.fixture(autouse=True)
 def clear_metrics():

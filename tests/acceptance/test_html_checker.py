@@ -12,7 +12,9 @@ from podpages.catalog.model import Catalog
 from podpages.render.whole_site import render_site
 from support.catalogs import SETTINGS, episode_document, put_episode, put_show, show_document
 
-TRICKY = "</script><!-- ]]> & \"quotes\" 'apostrophes' <b>tags</b> — ünïcödé 中文 עברית"
+# Decomposed text (e and a combining acute) must reach the page in Normalization Form C, or the
+# checker warns.
+TRICKY = "</script><!-- ]]> & \"quotes\" 'apostrophes' <b>tags</b> — ünïcödé 中文 עברית cafe\u0301"
 WRAPPER = (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Nearby</title>\n</head>\n'
     "<body>\n<h1>Nearby episodes</h1>\n{fragment}</body>\n</html>\n"

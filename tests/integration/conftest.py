@@ -19,8 +19,6 @@ from support.local_aws import LocalAws
 from support.queue import Delivery, deliver
 from support.template import load_handler
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="package")
 def local_aws():

@@ -156,6 +156,18 @@ def test_ctrl_c_stops_the_demo_and_frees_its_ports():
             socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
+def test_the_demo_keeps_s3_and_sqs_on_127_0_0_1_whatever_host_the_site_is_served_on():
+    # Given a demo whose site and API are served on another loopback address
+    if not _bindable("127.0.0.2"):
+        pytest.skip("this system routes no loopback address but 127.0.0.1")
+    with Demo("--host", "127.0.0.2", "--no-examples", "--batching-window", "0.5") as demo:
+        # When moto's port is tried on both addresses
+        answers = {address: _answers(address, demo.aws_port) for address in ("127.0.0.1", "127.0.0.2")}
+
+    # Then S3 and SQS answer on 127.0.0.1 alone
+    assert answers == {"127.0.0.1": True, "127.0.0.2": False}
+
+
 def test_serve_runs_the_local_cloudfront_and_api_on_their_own(demo):
     port = free_port()
     command = [sys.executable, "-m", "podpages.cli.main", "serve", "--port", str(port), "--endpoint-url", demo.endpoint]
@@ -240,3 +252,21 @@ def _status(url: str) -> int | None:
         return http_get(url)[0]
     except OSError:  # not listening yet
         return None
+
+
+def _bindable(address: str) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            return False
+    return True
+
+
+def _answers(address: str, port: int) -> bool:
+    """Whether anything accepts a connection at `address`:`port`."""
+    try:
+        socket.create_connection((address, port), timeout=2).close()
+    except ConnectionRefusedError:
+        return False
+    return True

@@ -140,6 +140,18 @@ def test_a_malformed_slug_or_limit_is_a_400_that_names_each_field(stack, nearby)
     assert nearby.gets == []  # a bad request never reaches S3
 
 
+def test_a_limit_of_4301_digits_is_a_400_not_a_500(stack, nearby):
+    # Given a limit longer than int() reads: 4,301 digits
+    event = nearby_request("pytorch", SEED, {"limit": "9" * 4301})
+
+    # When it is asked for
+    response = nearby(event)
+
+    # Then it is a bad request that names the limit, not an error raised for API Gateway to make a 500
+    assert response["statusCode"] == 400
+    assert set(problems(response)) == {"limit"}
+
+
 def test_a_failure_is_raised_for_api_gateway_to_answer_a_bare_500(stack, nearby, monkeypatch):
     publish_examples(stack)
     monkeypatch.setattr(nearby.module.catalogs.source, "name", "no-such-bucket")

@@ -242,7 +242,7 @@ def test_nearby_function_may_only_read_catalogs():
     assert "Events" not in resource("NearbyFunction")["Properties"]  # nothing but its route invokes it
 
 
-def test_cloudfront_sends_api_paths_to_the_api_keyed_by_limit_format_and_accept():
+def test_cloudfront_sends_api_paths_to_the_api_keyed_by_limit_and_format():
     config = resource("Distribution")["Properties"]["DistributionConfig"]
     [behaviour] = [item for item in config["CacheBehaviors"] if item["PathPattern"] == "/api/*"]
     [origin] = [item for item in config["Origins"] if item["Id"] == behaviour["TargetOriginId"]]
@@ -252,5 +252,23 @@ def test_cloudfront_sends_api_paths_to_the_api_keyed_by_limit_format_and_accept(
     assert origin["DomainName"].startswith("${NearbyApi}.execute-api.")
     assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
     assert set(key["QueryStringsConfig"]["QueryStrings"]) == {"limit", "format"}
-    assert key["HeadersConfig"]["Headers"] == ["Accept"]
     assert key["CookiesConfig"]["CookieBehavior"] == "none"
+
+
+def test_the_api_cache_policy_keys_no_header_so_varying_accept_cannot_pass_the_cache():
+    # Given what the API's cache policy puts in the cache key
+    key = resource("NearbyCachePolicy")["Properties"]["CachePolicyConfig"]["ParametersInCacheKeyAndForwardedToOrigin"]
+
+    # Then no header is part of it: Accept reaches the key only as the format NearbyFormatFunction sets
+    assert key["HeadersConfig"] == {"HeaderBehavior": "none"}
+
+
+def test_the_api_behaviour_maps_accept_to_a_format_before_the_cache_is_looked_up():
+    # Given the distribution's behaviour for /api/*
+    config = resource("Distribution")["Properties"]["DistributionConfig"]
+    [behaviour] = [item for item in config["CacheBehaviors"] if item["PathPattern"] == "/api/*"]
+
+    # Then the format function runs on each viewer request, before CloudFront computes the cache key
+    assert behaviour["FunctionAssociations"] == [
+        {"EventType": "viewer-request", "FunctionARN": "NearbyFormatFunction.FunctionMetadata.FunctionARN"}
+    ]

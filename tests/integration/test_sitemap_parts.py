@@ -2,6 +2,7 @@
 show grows past a boundary and goes as it shrinks back, the index always lists exactly the parts of
 every show, and the site stays what a from-scratch render builds."""
 
+import dataclasses
 import json
 
 import pytest
@@ -36,9 +37,12 @@ def sitemap_keys(stack) -> set[str]:
     return {key for key in stack.keys(stack.site) if "/sitemap" in key}
 
 
+def locations(stack) -> list[str]:
+    return etree.fromstring(stack.read(stack.site, "sitemap.xml")).xpath("//sm:loc/text()", namespaces=NS)
+
+
 def indexed(stack) -> list[str]:
-    index = etree.fromstring(stack.read(stack.site, "sitemap.xml"))
-    return [loc.removeprefix(stack.settings.site_url) for loc in index.xpath("//sm:loc/text()", namespaces=NS)]
+    return [location.removeprefix(stack.settings.site_url) for location in locations(stack)]
 
 
 def test_a_part_appears_past_a_boundary_and_goes_below_it_with_the_index_in_step(stack, tmp_path):
@@ -94,3 +98,19 @@ def test_a_show_that_leaves_takes_all_its_parts_with_it(stack, tmp_path):
     assert sitemap_keys(stack) == {"other/sitemap.xml"}
     assert indexed(stack) == ["/other/sitemap.xml"]
     assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_site_url_change_keeps_the_parts_of_every_show_in_the_index(stack, render_function, monkeypatch):
+    # Given a show of three parts, indexed under the site URL the stack started with
+    publish(stack, "daily", range(1, 13))
+
+    # When the site URL changes and another show publishes, rewriting the index
+    moved = dataclasses.replace(stack.settings, site_url="https://moved.example.org/podcasts")
+    monkeypatch.setattr(render_function.publisher, "settings", moved)
+    publish(stack, "other", range(1, 2))
+
+    # Then the index, now under the new URL, still lists all three parts of the first show
+    assert locations(stack) == [
+        f"{moved.site_url}{path}"
+        for path in ("/daily/sitemap.xml", "/daily/sitemap-2.xml", "/daily/sitemap-3.xml", "/other/sitemap.xml")
+    ]

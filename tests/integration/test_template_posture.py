@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from podpages.nearby.api import ORIGIN_HEADER
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
 from support.template import resource, template
@@ -349,6 +350,20 @@ def test_every_cache_behaviour_adds_the_security_headers():
     assert {path: item.get("ResponseHeadersPolicyId") for path, item in behaviours.items()} == dict.fromkeys(
         behaviours, "SecurityHeadersPolicy"
     )
+
+
+def test_cloudfront_proves_itself_to_the_api_with_a_header_whose_value_the_template_generates():
+    # Given the header CloudFront adds to what it sends the API's origin, and the secret the function checks
+    config = resource("Distribution")["Properties"]["DistributionConfig"]
+    [behaviour] = [item for item in config["CacheBehaviors"] if item["PathPattern"] == "/api/*"]
+    [origin] = [item for item in config["Origins"] if item["Id"] == behaviour["TargetOriginId"]]
+    [header] = origin["OriginCustomHeaders"]
+    secret = resource("NearbyFunction")["Properties"]["Environment"]["Variables"]["ORIGIN_SECRET"]
+
+    # Then the function reads that header, and expects the value CloudFront sends: an expression, never a literal
+    assert header["HeaderName"].lower() == ORIGIN_HEADER
+    assert header["HeaderValue"] == secret
+    assert not isinstance(secret, str), f"ORIGIN_SECRET is written into the template: {secret!r}"
 
 
 # -------------------------------------------------------------------------------------------- no loop

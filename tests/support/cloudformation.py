@@ -13,7 +13,7 @@ class ResponseUrl:
         answers, content_types = self.answers, self.content_types
 
         class Handler(BaseHTTPRequestHandler):
-            def do_PUT(self):  # noqa: N802 - the name http.server calls
+            def do_PUT(self):  # the name http.server calls
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 answers.append(json.loads(body))
                 content_types.append(self.headers.get("Content-Type"))

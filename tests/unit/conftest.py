@@ -11,6 +11,9 @@ from podpages.storage.source_bucket import SourceBucket
 def s3(monkeypatch):
     """An S3 client with an empty `source-bucket` and `site-bucket`."""
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    # In process, on S3's own addresses: an endpoint a tier before this one left in the environment
+    # would make the client address buckets by path, which routes keys differently.
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
     with mock_aws():
         client = boto3.client("s3", region_name="us-east-1")
         for bucket in ("source-bucket", "site-bucket"):

@@ -20,7 +20,8 @@ MAY_IMPORT = {
     "rebuild": {SHARED, "contract", "catalog", "storage"},
     "nearby": {SHARED, "contract", "catalog", "storage"},
     "publish": {SHARED, "contract", "catalog", "render", "storage", "rebuild"},
-    "local": {SHARED},
+    # The local stack stands in for AWS beside the domain, and may read its rules; never the CLI's.
+    "local": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "nearby", "publish"},
     "cli": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "publish", "nearby", "local"},
 }
 

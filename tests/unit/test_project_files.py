@@ -1,6 +1,8 @@
 """README, Makefile, events/, CI and the layer's pins agree with each other."""
 
 import re
+import subprocess
+import sys
 import tomllib
 
 from packaging.requirements import Requirement
@@ -44,3 +46,16 @@ def test_the_layer_pins_every_runtime_dependency_within_its_range():
             continue
         pinned = pins.get(requirement.name.lower())
         assert pinned and requirement.specifier.contains(pinned), requirement
+
+
+def test_each_tier_is_selected_by_its_marker():
+    # Given the tests as pytest collects them, all of them and by marker
+    def collected(*args: str) -> int:
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", *args], cwd=ROOT, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+        return int(re.search(r"(\d+)(?:/\d+)? tests? collected", result.stdout).group(1))
+
+    # Then `-m integration` selects every test of tests/integration and no other
+    assert collected("-m", "integration", "tests") == collected("tests/integration") > 0

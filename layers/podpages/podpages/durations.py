@@ -4,11 +4,13 @@ from datetime import timedelta
 
 import isodate
 
+MIN_DURATION = timedelta(seconds=1)
 MAX_DURATION = timedelta(hours=48)
 
 
 def parse_duration(value: object) -> timedelta:
-    """Parse an ISO 8601 duration such as `PT4M5S` or `PT90M`; it must be over 0 and at most 48 h."""
+    """Parse an ISO 8601 duration such as `PT4M5S` or `PT90M`: at least 1 s, since feeds carry whole
+    seconds, and at most 48 h."""
     if isinstance(value, timedelta):
         duration = value
     elif isinstance(value, str):
@@ -21,8 +23,8 @@ def parse_duration(value: object) -> timedelta:
         duration = parsed
     else:
         raise ValueError("must be an ISO 8601 duration string such as PT4M5S")
-    if duration <= timedelta(0):
-        raise ValueError("must be greater than 0")
+    if duration < MIN_DURATION:
+        raise ValueError("must be at least 1 second (PT1S)")
     if duration > MAX_DURATION:
         raise ValueError("must be at most 48 hours (PT48H)")
     return duration

@@ -60,3 +60,8 @@ class UnknownEpisode(PodpagesError):
     def __init__(self, show: str, episode: str):
         self.problem = Problem("episode", f"show {show!r} has no episode {episode!r}")
         super().__init__(str(self.problem))
+
+
+class UsageError(PodpagesError):
+    """A command was given something its user can fix: a bad option, a missing folder, a setting.
+    The CLI says so and exits 2; any other error is a bug and keeps its traceback."""

@@ -1,11 +1,18 @@
 """Cutting text to size for crawlers: the transcript excerpt and the meta description."""
 
 import re
+import unicodedata
 
 ELLIPSIS = "…"
 META_DESCRIPTION_CHARS = 155
 _BLANK_LINE = re.compile(r"\n\s*\n")
 _TRAILING = " \t\n,;:—–-"
+_ZWJ = "\u200d"
+# Characters that belong to the cluster before them besides the marks (Unicode's Grapheme_Extend
+# and SpacingMark, in short): the ZWJ, skin-tone modifiers and the tags of subdivision flags.
+# Variation selectors are marks (Mn) already.
+_EXTENDERS = ((0x200D, 0x200D), (0x1F3FB, 0x1F3FF), (0xE0020, 0xE007F))
+_REGIONAL_INDICATORS = (0x1F1E6, 0x1F1FF)
 
 
 def paragraphs(text: str) -> list[str]:
@@ -14,7 +21,10 @@ def paragraphs(text: str) -> list[str]:
 
 
 def excerpt(transcript: str, limit: int) -> list[str]:
-    """Whole paragraphs while they fit in `limit` characters, then the next one cut at a word and closed with "…"."""
+    """Whole paragraphs while they fit in `limit` characters, then the next one cut at a word and closed with "…".
+
+    A later paragraph no word of which fits is left out, but the first is cut between graphemes
+    instead (text without spaces), so the excerpt is empty only when the transcript or the budget is."""
     kept: list[str] = []
     used = 0
     for paragraph in paragraphs(transcript):
@@ -22,7 +32,8 @@ def excerpt(transcript: str, limit: int) -> list[str]:
             kept.append(paragraph)
             used += len(paragraph)
             continue
-        cut = cut_at_word(paragraph, limit - used)
+        room = limit - used
+        cut = cut_at_word(paragraph, room) if kept else cut_to_fit(paragraph, room)
         if cut:
             kept.append(cut)
         break
@@ -30,9 +41,15 @@ def excerpt(transcript: str, limit: int) -> list[str]:
 
 
 def meta_description(summary: str) -> str:
-    """The summary on one line, cut at a word to at most 155 characters."""
+    """The summary on one line, cut to at most 155 characters: at a word, or between graphemes if none fits."""
     line = " ".join(summary.split())
-    return line if len(line) <= META_DESCRIPTION_CHARS else cut_at_word(line, META_DESCRIPTION_CHARS)
+    return line if len(line) <= META_DESCRIPTION_CHARS else cut_to_fit(line, META_DESCRIPTION_CHARS)
+
+
+def cut_to_fit(text: str, limit: int) -> str:
+    """At most `limit` characters of `text` and then "…": at a word boundary where one fits, else
+    (Chinese, Japanese, one long word) at a grapheme boundary; empty only if `limit` leaves no room."""
+    return cut_at_word(text, limit) or cut_at_grapheme(text, limit)
 
 
 def cut_at_word(text: str, limit: int) -> str:
@@ -44,3 +61,49 @@ def cut_at_word(text: str, limit: int) -> str:
     head = text[:room] if text[room : room + 1].isspace() else text[:room].rpartition(" ")[0]
     head = head.rstrip(_TRAILING)
     return f"{head}{ELLIPSIS}" if head else ""
+
+
+def cut_at_grapheme(text: str, limit: int) -> str:
+    """At most `limit` characters of `text` and then "…", cut where a reader sees one character end,
+    never between a letter and its accent, inside an emoji sequence or between a flag's two letters."""
+    end = limit - len(ELLIPSIS)
+    if end <= 0:
+        return ""
+    while end > 0 and not is_grapheme_boundary(text, end):
+        end -= 1
+    head = text[:end].rstrip(_TRAILING)
+    return f"{head}{ELLIPSIS}" if head else ""
+
+
+def is_grapheme_boundary(text: str, index: int) -> bool:
+    """Whether a user-perceived character ends just before `text[index]`: Unicode's rules (UAX #29)
+    for marks, emoji sequences and flags. Hangul jamo and prepended marks are not handled, and nothing
+    is cut after a ZWJ even where no emoji follows: a cut that errs keeps a character too few, never a half."""
+    if index <= 0 or index >= len(text):
+        return True
+    before, after = text[index - 1], text[index]
+    if before == _ZWJ or _extends(after):
+        return False
+    if _is_regional_indicator(before) and _is_regional_indicator(after):
+        # Flags pair their letters from the left: an odd run before `after` awaits its second.
+        return _regional_indicators_before(text, index) % 2 == 0
+    return True
+
+
+def _extends(char: str) -> bool:
+    """Whether `char` joins the cluster before it rather than starting its own."""
+    code = ord(char)
+    return unicodedata.category(char).startswith("M") or any(low <= code <= high for low, high in _EXTENDERS)
+
+
+def _is_regional_indicator(char: str) -> bool:
+    low, high = _REGIONAL_INDICATORS
+    return low <= ord(char) <= high
+
+
+def _regional_indicators_before(text: str, index: int) -> int:
+    """How many regional indicators run up to `index`."""
+    run = 0
+    while index - run > 0 and _is_regional_indicator(text[index - run - 1]):
+        run += 1
+    return run

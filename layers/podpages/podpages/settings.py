@@ -1,6 +1,7 @@
 """Site settings: one typed object, read from the environment once. Explicit arguments win."""
 
 import os
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -16,8 +17,12 @@ class Settings:
     site_bucket: str = ""
     distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront
     rebuild_queue_url: str = ""  # where the deploy-time rebuild queues its requests
+    origin_secret: str = ""  # set: the nearby API answers only requests that carry it, as CloudFront's do
 
     def __post_init__(self) -> None:
+        # urlsplit drops tabs and newlines, so it would pass a URL that then writes extra lines into robots.txt.
+        if any(char.isspace() or unicodedata.category(char) == "Cc" for char in self.site_url):
+            raise ValueError(f"SITE_URL must not contain white space or control characters, got {self.site_url!r}")
         parts = urlsplit(self.site_url)
         if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment:
             raise ValueError(f"SITE_URL must be an http(s) URL with no query, got {self.site_url!r}")
@@ -49,6 +54,7 @@ class Settings:
             site_bucket=env.get("SITE_BUCKET", ""),
             distribution_id=env.get("DISTRIBUTION_ID", ""),
             rebuild_queue_url=env.get("REBUILD_QUEUE_URL", ""),
+            origin_secret=env.get("ORIGIN_SECRET", ""),
         )
 
 

@@ -1,4 +1,5 @@
-"""The Jinja2 environment every page and sitemap is rendered with. Autoescaping is always on."""
+"""The Jinja2 environment every page and sitemap is rendered with. Autoescaping is on for HTML, XML
+and template strings; plain text such as robots.txt is written as it is, since `&amp;` means nothing there."""
 
 from functools import cache
 from importlib.resources import files
@@ -18,7 +19,7 @@ TEMPLATES = "templates"
 def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("podpages", TEMPLATES),
-        autoescape=select_autoescape(enabled_extensions=("html", "xml"), default_for_string=True, default=True),
+        autoescape=select_autoescape(enabled_extensions=("html", "xml"), default_for_string=True, default=False),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -38,5 +39,11 @@ def render(template: str, **context: Any) -> str:
 
 
 def template_file(name: str) -> bytes:
-    """A file of templates/ that is served as it is, such as the default cover."""
-    return (files("podpages") / TEMPLATES / name).read_bytes()
+    """A file of templates/ that is served as it is, such as the default cover. Its absence means a
+    package built without its templates, so the error names the file the package lacks."""
+    try:
+        return (files("podpages") / TEMPLATES / name).read_bytes()
+    except FileNotFoundError as missing:
+        raise FileNotFoundError(
+            f"{TEMPLATES}/{name} is missing: the podpages package must carry {TEMPLATES}/"
+        ) from missing

@@ -87,6 +87,26 @@ def test_the_default_guid_comes_from_the_slugs_and_stays_across_re_uploads():
     assert default_episode_guid("s", "a") != default_episode_guid("t", "a")
 
 
+def test_a_guid_already_used_by_another_episode_of_the_show_is_rejected_naming_guid():
+    # Given an episode published with a GUID of its own
+    catalog = Catalog(show="s").apply(put_episode("s", "a", episode_document(guid="tag:example.com,2026:a")), 1500)
+
+    # When another episode of the show names the same GUID
+    with pytest.raises(ContractError) as caught:
+        catalog.apply(put_episode("s", "b", episode_document(guid="tag:example.com,2026:a")), 1500)
+
+    # Then it is refused, naming guid and the episode that holds it
+    assert [(problem.field, "'a'" in problem.message) for problem in caught.value.problems] == [("guid", True)]
+
+
+def test_an_episode_may_be_re_uploaded_with_its_own_guid():
+    first = Catalog(show="s").apply(put_episode("s", "a", episode_document(guid="g-1")), 1500)
+
+    again = first.apply(put_episode("s", "a", episode_document("New title", guid="g-1")), 1500)
+
+    assert again.entry("a").title == "New title"
+
+
 def test_a_guid_is_fixed_at_first_publish():
     catalog = Catalog(show="s").apply(put_episode("s", "a", episode_document(guid="tag:example.com,2026:a")), 1500)
 

@@ -1,10 +1,11 @@
 """The nearby API's catalogs in memory: one GET when cold, none while fresh, one conditional GET
-to revalidate, and a changed catalog picked up; against moto's in-process S3."""
+to revalidate, a changed catalog picked up, and unknown shows remembered apart from the catalogs;
+against moto's in-process S3."""
 
 import pytest
 
 from podpages.errors import UnknownShow
-from podpages.nearby.cache import REVALIDATE_AFTER, CatalogCache
+from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
 from support.catalogs import daily_catalog, indexed
 from support.clock import Clock
 
@@ -99,4 +100,35 @@ def test_the_cache_holds_at_most_max_shows_dropping_the_one_read_longest_ago(sou
     for show in ("a", "b", "c", "c", "b", "a"):
         cache.get(show)
 
+    assert [key for key, _etag in gets] == ["catalog/a.json", "catalog/b.json", "catalog/c.json", "catalog/a.json"]
+
+
+def test_unknown_shows_never_push_a_held_catalog_out(source, gets, clock):
+    # Given a catalog held, and more unknown shows asked for than the cache holds catalogs
+    source.write_catalog(daily_catalog(3), None)
+    cache = CatalogCache(source, clock=clock)
+    held, _revision = cache.get("daily")
+    for number in range(MAX_SHOWS + 1):
+        with pytest.raises(UnknownShow):
+            cache.get(f"no-such-show-{number}")
+    gets.clear()
+
+    # When the held show is asked for again, within the interval
+    again, _revision = cache.get("daily")
+
+    # Then the held catalog answers, without a GET
+    assert again is held
+    assert gets == []
+
+
+def test_unknown_shows_are_remembered_up_to_their_own_bound_dropping_the_one_found_longest_ago(source, gets, clock):
+    # Given a cache that remembers two unknown shows
+    cache = CatalogCache(source, clock=clock, max_unknown_shows=2)
+
+    # When three are asked for, then the first and the last again
+    for show in ("a", "b", "c", "a", "c"):
+        with pytest.raises(UnknownShow):
+            cache.get(show)
+
+    # Then the first was forgotten and read again; the last was still remembered
     assert [key for key, _etag in gets] == ["catalog/a.json", "catalog/b.json", "catalog/c.json", "catalog/a.json"]

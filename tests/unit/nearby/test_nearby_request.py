@@ -28,12 +28,18 @@ def test_a_limit_from_1_to_50_is_taken(limit):
     assert parse({"limit": limit}).limit == int(limit)
 
 
-@pytest.mark.parametrize("limit", ["0", str(MAX_LIMIT + 1), "-1", "+5", "2.5", "eight", "", "٣", "1e1"])
+@pytest.mark.parametrize(
+    "limit",
+    ["0", str(MAX_LIMIT + 1), "-1", "+5", "2.5", "eight", "", "٣", "1e1", "050", "9" * 4301],
+    ids=lambda limit: limit if len(limit) < 10 else f"{len(limit)} digits",
+)
 def test_any_other_limit_is_a_problem_with_limit(limit):
     assert problems(query={"limit": limit}) == {"limit": "must be a whole number from 1 to 50"}
 
 
-@pytest.mark.parametrize("slug", ["Upper", "with space", "-leading", "trailing-", "a_b", "%2e%2e", "x" * 81, ""])
+@pytest.mark.parametrize(
+    "slug", ["Upper", "with space", "-leading", "trailing-", "a_b", "%2e%2e", "x" * 81, "", "ep\n", "ep\r\n"]
+)
 def test_a_malformed_show_or_episode_slug_is_named(slug):
     assert set(problems(show=slug)) == {"show"}
     assert set(problems(episode=slug)) == {"episode"}

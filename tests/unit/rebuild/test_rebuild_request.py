@@ -3,6 +3,7 @@ function reads back, anything else on the queue is not a rebuild, and a malforme
 fields. Chunks cover each episode of a show exactly once."""
 
 import json
+import re
 
 import pytest
 
@@ -38,6 +39,8 @@ def test_other_messages_are_not_rebuilds(body):
     [
         ("pytorch", ["rebuild"]),
         ({"show": "Py Torch"}, ["rebuild.show"]),
+        ({"show": "pytorch\n"}, ["rebuild.show"]),
+        ({"show": "pytorch", "episodes": ["a\n"]}, ["rebuild.episodes.0"]),
         ({"show": "pytorch", "episodes": "a"}, ["rebuild.episodes"]),
         ({"show": "pytorch", "episodes": ["a", "../b", 3]}, ["rebuild.episodes.1", "rebuild.episodes.2"]),
         ({"show": "pytorch", "listings": "yes"}, ["rebuild.listings"]),
@@ -80,7 +83,7 @@ def test_named_shows_leave_the_site_files_alone(published):
     assert {request.show for request in requests} == {"kernel-notes"}
 
 
-@pytest.mark.parametrize("show", ["no-such-show", "../catalog/pytorch"])
+@pytest.mark.parametrize("show", ["no-such-show", "../catalog/pytorch", "pytorch\n"])
 def test_a_show_that_is_not_published_is_an_error_that_names_it(published, show):
-    with pytest.raises(ValueError, match=f"show '{show}'"):
+    with pytest.raises(ValueError, match=re.escape(f"show {show!r}")):
         list(rebuild_requests(published, [show]))

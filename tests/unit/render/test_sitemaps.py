@@ -10,8 +10,9 @@ from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.contract.source_keys import parse_source_key
 from podpages.render import sitemaps
-from podpages.render.plans import show_plan
+from podpages.render.plans import show_plan, site_plan
 from podpages.render.whole_site import render_site
+from podpages.settings import Settings
 from support.catalogs import SETTINGS, daily_catalog
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
@@ -127,3 +128,26 @@ def test_a_show_that_shrinks_below_a_boundary_deletes_the_parts_it_no_longer_has
     # Then it writes 2 parts and deletes the other 2
     assert [item.key for item in plan.puts if "sitemap" in item.key] == ["daily/sitemap.xml", "daily/sitemap-2.xml"]
     assert sorted(key for key in plan.deletes if "sitemap" in key) == ["daily/sitemap-3.xml", "daily/sitemap-4.xml"]
+
+
+def test_an_index_written_under_another_site_url_still_gives_each_show_its_parts():
+    # Given an index written while the site was served from another host, under a base path
+    before = Settings(site_url="https://old.example.org/podcasts")
+    index = next(item.body for item in site_plan({"daily": 3, "other": 1}, before).puts if item.key == "sitemap.xml")
+
+    # When it is read with the settings of the site URL it has now
+    indexed = sitemaps.indexed_parts(index, SETTINGS)
+
+    # Then each show keeps its part count
+    assert indexed == {"daily": 3, "other": 1}
+
+
+def test_robots_txt_carries_an_ampersand_of_the_site_url_unescaped():
+    # Given a site served under a path with an ampersand
+    settings = Settings(site_url="https://example.com/a&b")
+
+    # When its robots.txt is rendered
+    robots = sitemaps.robots(settings).body.decode()
+
+    # Then the sitemap line names the URL as it is: plain text has no entities
+    assert "Sitemap: https://example.com/a&b/sitemap.xml" in robots.splitlines()

@@ -28,6 +28,11 @@ def default_episode_guid(show: str, episode: str) -> str:
     return str(uuid.uuid5(EPISODE_GUIDS, f"{show}/{episode}"))
 
 
+def guid_taken(guid: str, owner: str) -> Problem:
+    """Why an episode cannot have the GUID another episode of its show has: apps would merge the two."""
+    return Problem("guid", f"{guid!r} is already the guid of episode {owner!r}")
+
+
 # Apple requires a category in every feed; until the publisher names one, the broadest.
 DEFAULT_CATEGORY = "Society & Culture"
 
@@ -108,6 +113,14 @@ class Catalog(BaseModel):
     def position(self, slug: str) -> int | None:
         return self._positions.get(slug)
 
+    @cached_property
+    def _slugs_by_guid(self) -> dict[str, str]:
+        return {entry.guid: entry.slug for entry in self.episodes}
+
+    def guid_owner(self, guid: str) -> str | None:
+        """The slug of the episode whose GUID this is, if any: podcast apps merge two items with one."""
+        return self._slugs_by_guid.get(guid)
+
     def entry(self, slug: str) -> CatalogEntry | None:
         position = self.position(slug)
         return None if position is None else self.episodes[position]
@@ -159,6 +172,8 @@ class Catalog(BaseModel):
         entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
         if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
+        if (owner := self.guid_owner(entry.guid)) not in (None, slug):
+            raise ContractError([guid_taken(entry.guid, owner)])
         episodes = [other for other in self.episodes if other.slug != slug]
         insort(episodes, entry)
         return self._replace(episodes=tuple(episodes))

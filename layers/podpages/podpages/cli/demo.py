@@ -1,7 +1,10 @@
 """`make demo`: the whole product on one machine. S3 and SQS on 127.0.0.1, the buckets, queues
 and notifications of template.yaml, the render function fed by a local event source mapping,
-the sample catalogue published through them, and the site and API served as CloudFront would."""
+the sample catalogue published through them, and the site and API served as CloudFront would.
+Only the site and API follow --host: moto's S3 and SQS ask for no credentials, so they stay on
+127.0.0.1 whatever the site is served on."""
 
+import secrets
 import signal
 import socket
 import threading
@@ -11,8 +14,10 @@ from typing import Any
 
 from podpages.cli.publish import publish
 from podpages.cli.targets import local_target
+from podpages.cli.terminal import echo
+from podpages.errors import UsageError
 from podpages.local import template
-from podpages.local.aws import LocalAws
+from podpages.local.aws import LOOPBACK, LocalAws
 from podpages.local.cdn import LocalCdn
 from podpages.local.event_source import Delivery, EventSourceMapping, run_in_turn
 from podpages.local.functions import Handler, load_functions
@@ -21,6 +26,7 @@ from podpages.local.resources import VISIBILITY_TIMEOUT, LocalResources, create_
 EXAMPLES = template.ROOT / "examples"
 SEED_PAGE = "/pytorch/backend-flexibility-revolution/"
 PUBLISH_WAIT = 120  # seconds
+SIGNAL_CHECK = 0.5  # seconds between looks for a Ctrl-C the wait may have missed
 
 
 def run_demo(
@@ -30,16 +36,16 @@ def run_demo(
     examples: Path | None = EXAMPLES,
     visibility_timeout: int = VISIBILITY_TIMEOUT,
     batching_window: float | None = None,
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] = echo,
 ) -> int:
     """Run until Ctrl-C. `batching_window` overrides the template's MaximumBatchingWindowInSeconds."""
-    for what, number in (("--port", port), ("--aws-port", aws_port)):
-        _check_free(host, number, what)
+    for what, address, number in (("--port", host, port), ("--aws-port", LOOPBACK, aws_port)):
+        _check_free(address, number, what)
     stop = threading.Event()
     # Ctrl-C and SIGTERM both stop it cleanly, even when started in the background with SIGINT ignored.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: _interrupt())
-    with LocalAws(host, aws_port) as aws:
+    with LocalAws(aws_port) as aws:
         names = template.function_environment("RenderFunction")
         resources = create_resources(
             aws.client("s3"), aws.client("sqs"), names["SOURCE_BUCKET"], names["SITE_BUCKET"], visibility_timeout
@@ -47,9 +53,13 @@ def run_demo(
         site_url = f"http://{host}:{port}"
         # Warnings (rejected uploads, failures) show; the info lines and metrics would drown them.
         quiet = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
-        functions = load_functions(site_url, aws.environment() | quiet)
+        # As on AWS, the API answers only what the CDN sends it, proven by a secret header.
+        secret = secrets.token_urlsafe(16)
+        functions = load_functions(site_url, aws.environment() | quiet | {"ORIGIN_SECRET": secret})
         mappings = event_source_mappings(aws.client("sqs"), resources, functions["RenderFunction"], batching_window)
-        cdn = LocalCdn((host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"])
+        cdn = LocalCdn(
+            (host, port), aws.client("s3"), resources.site_bucket, functions["NearbyFunction"], origin_secret=secret
+        )
         threads = [
             threading.Thread(target=run_in_turn, args=(mappings, stop, _reporter(say)), name="poller", daemon=True),
             threading.Thread(target=cdn.serve_forever, name="cdn", daemon=True),
@@ -71,7 +81,7 @@ def run_demo(
             say("")
             say(f"publish your own: .venv/bin/podpages publish --endpoint-url {aws.endpoint} PATH…")
             say("Ctrl-C stops everything.")
-            stop.wait()
+            _wait_for(stop)
         except KeyboardInterrupt:
             say("stopping …")
         finally:
@@ -117,6 +127,13 @@ def _reporter(say: Callable[[str], None]) -> Callable[[str, Delivery], None]:
     return report
 
 
+def _wait_for(stop: threading.Event) -> None:
+    """Block until `stop` is set, in short waits: a signal that lands just before a wait without a
+    timeout blocks leaves its handler pending until the wait ends, and so the demo deaf to Ctrl-C."""
+    while not stop.wait(SIGNAL_CHECK):
+        pass
+
+
 def _interrupt() -> None:
     raise KeyboardInterrupt
 
@@ -127,4 +144,4 @@ def _check_free(host: str, port: int, option: str) -> None:
         try:
             probe.bind((host, port))
         except OSError:
-            raise ValueError(f"{host}:{port} is in use; choose another with {option}") from None
+            raise UsageError(f"{host}:{port} is in use; choose another with {option}") from None

@@ -3,7 +3,6 @@ product locally (`demo`, `serve`); and publish to, unpublish from and inspect th
 a deployed one (`publish`, `unpublish`, `rebuild`, `status`)."""
 
 import argparse
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -12,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import EndpointConnectionError
 
-from podpages.cli.site_folder import SiteFolder
+from podpages.cli.site_folder import open_for_render
 from podpages.cli.source_folder import metadata_files, read_change, read_source_folder
-from podpages.errors import ContractError
+from podpages.cli.terminal import echo
+from podpages.errors import ContractError, UsageError
 from podpages.local import LOCAL_ENDPOINT
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
@@ -33,16 +33,20 @@ def main(argv: list[str] | None = None) -> int:
 
     render = commands.add_parser("render", help="render the whole site from a folder laid out like the source bucket")
     render.add_argument("source", type=Path, metavar="SOURCE_DIR")
-    render.add_argument("--out", type=Path, required=True, metavar="DIR", help="an empty or new folder")
+    render.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="a new or empty folder, or one an earlier render wrote"
+    )
     render.add_argument("--site-url", help="the site's base URL (default: $SITE_URL)")
     render.add_argument("--excerpt-chars", type=int, help="transcript excerpt budget (default: $EXCERPT_CHARS or 1500)")
     render.add_argument("--nearby-count", type=int, help="nearby episodes per page (default: $NEARBY_COUNT or 8)")
     render.add_argument("--feed-max-items", type=int, help="feed items, 0 for all (default: $FEED_MAX_ITEMS or 0)")
-    render.add_argument("--force", action="store_true", help="replace the contents of a non-empty --out")
+    render.add_argument("--force", action="store_true", help="replace the files an earlier render wrote to --out")
     render.set_defaults(run=run_render)
 
     demo = commands.add_parser("demo", help="run the whole product locally, publish the examples, serve it")
-    demo.add_argument("--host", default="127.0.0.1", help="the address to serve on (default: 127.0.0.1)")
+    demo.add_argument(
+        "--host", default="127.0.0.1", help="the site and API's address, S3 and SQS keep 127.0.0.1 (default: 127.0.0.1)"
+    )
     demo.add_argument("--port", type=int, default=3000, help="the site and API's port (default: 3000)")
     demo.add_argument("--aws-port", type=int, default=4566, help="the local S3 and SQS endpoint's port (default: 4566)")
     demo.add_argument("--examples", type=Path, default=None, help="a folder to publish (default: examples/)")
@@ -88,13 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run: Callable[[argparse.Namespace], int] = args.run  # the command's, from set_defaults
         return run(args)
-    except ValueError as error:  # settings and arguments a user can fix
-        print(f"podpages: {error}", file=sys.stderr)
+    except UsageError as error:  # settings and arguments a user can fix; anything else is a bug, traceback and all
+        echo(f"podpages: {error}", sys.stderr)
         return 2
     except EndpointConnectionError as error:
-        print(
-            f"podpages: nothing answers at {error.kwargs.get('endpoint_url')}: is `make demo` running?", file=sys.stderr
-        )
+        echo(f"podpages: nothing answers at {error.kwargs.get('endpoint_url')}: is `make demo` running?", sys.stderr)
         return 2
 
 
@@ -145,10 +147,10 @@ def run_publish(args: argparse.Namespace) -> int:
     from podpages.cli.publish import publish
 
     target = _target(args)
-    print(f"publishing to {target.label}", file=sys.stderr)
+    echo(f"publishing to {target.label}", sys.stderr)
     summary = publish(target, args.paths, args.wait)
     for line in summary.lines():
-        print(line)
+        echo(line)
     return 0 if summary.succeeded else 1
 
 
@@ -157,7 +159,7 @@ def run_unpublish(args: argparse.Namespace) -> int:
 
     summary = unpublish(_target(args), args.keys, args.wait)
     for line in summary.lines():
-        print(line)
+        echo(line)
     return 0 if summary.succeeded else 1
 
 
@@ -165,10 +167,10 @@ def run_rebuild(args: argparse.Namespace) -> int:
     from podpages.cli.rebuild import rebuild
 
     target = _target(args)
-    print(f"rebuilding on {target.label}", file=sys.stderr)
+    echo(f"rebuilding on {target.label}", sys.stderr)
     summary = rebuild(target, None if args.all else args.show, args.wait)
     for line in summary.lines():
-        print(line)
+        echo(line)
     return 0 if summary.succeeded or summary.left is None else 1
 
 
@@ -176,12 +178,12 @@ def run_status(args: argparse.Namespace) -> int:
     from podpages.cli.status import status
 
     for line in status(_target(args)).lines():
-        print(line)
+        echo(line)
     return 0
 
 
 def _say(line: str) -> None:
-    print(line, flush=True)
+    echo(line)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -193,46 +195,44 @@ def run_validate(args: argparse.Namespace) -> int:
         except ContractError as error:
             failed += 1
             for problem in error.problems:
-                print(f"{path}: {problem.field}: {problem.message}")
-    print(f"{checked} checked, {checked - failed} valid, {failed} invalid", file=sys.stderr)
+                echo(f"{path}: {problem.field}: {problem.message}")
+    echo(f"{checked} checked, {checked - failed} valid, {failed} invalid", sys.stderr)
     return 1 if failed or not checked else 0
 
 
 def run_render(args: argparse.Namespace) -> int:
-    settings = Settings.from_env(
-        site_url=args.site_url,
-        excerpt_chars=args.excerpt_chars,
-        nearby_count=args.nearby_count,
-        feed_max_items=args.feed_max_items,
-    )
+    settings = _render_settings(args)
     if not args.source.is_dir():
-        raise ValueError(f"{args.source} is not a folder")
-    _prepare_output(args.out, args.force)
+        raise UsageError(f"{args.source} is not a folder")
+    site = open_for_render(args.out, args.source, args.force)
     started = time.perf_counter()
     folder = read_source_folder(args.source, settings)
     for path, problem in folder.problems:
-        print(f"{path}: {problem.field}: {problem.message}", file=sys.stderr)
-    site = SiteFolder(args.out)
+        echo(f"{path}: {problem.field}: {problem.message}", sys.stderr)
     written = 0
     for number, (show, plan) in enumerate(render_site(folder.catalogs, folder.transcripts, settings), start=1):
         site.apply(plan.puts, plan.deletes)
         written += len(plan.puts)
         label = show or "site files"
-        print(f"[{number}/{len(folder.catalogs) + 1}] {label}: {len(plan.puts)} files", file=sys.stderr)
+        echo(f"[{number}/{len(folder.catalogs) + 1}] {label}: {len(plan.puts)} files", sys.stderr)
     elapsed = time.perf_counter() - started
     rejected = len({path for path, _ in folder.problems})
-    print(
-        f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", file=sys.stderr
-    )
+    echo(f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", sys.stderr)
     return 1 if rejected else 0
 
 
-def _prepare_output(out: Path, force: bool) -> None:
-    if out.exists() and any(out.iterdir()):
-        if not force:
-            raise ValueError(f"{out} is not empty; pass --force to replace its contents")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+def _render_settings(args: argparse.Namespace) -> Settings:
+    """The settings the options and the environment give. Settings raises ValueError for a bad
+    SITE_URL or number: here, and only here, that is the user's to fix."""
+    try:
+        return Settings.from_env(
+            site_url=args.site_url,
+            excerpt_chars=args.excerpt_chars,
+            nearby_count=args.nearby_count,
+            feed_max_items=args.feed_max_items,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from podpages.cli.progress import follow, progress_bar
 from podpages.cli.status import queue_depths
 from podpages.cli.targets import Target
+from podpages.contract.source_keys import SLUG
+from podpages.errors import UsageError
 from podpages.rebuild.queue import RebuildQueue
 from podpages.rebuild.request import RebuildRequest, rebuild_requests
 from podpages.storage.source_bucket import SourceBucket
@@ -45,9 +47,11 @@ def rebuild(target: Target, shows: Iterable[str] | None, wait: float, progress: 
     """Queue a rebuild of `shows`, or of everything when None, and wait up to `wait` seconds for the
     render function to work through the queue."""
     if not target.rebuild_queue_url:
-        raise ValueError("no rebuild queue: name it with --rebuild-queue-url, or name a stack (--stack)")
+        raise UsageError("no rebuild queue: name it with --rebuild-queue-url, or name a stack (--stack)")
     started = time.monotonic()
     source, queue = SourceBucket(target.s3, target.source_bucket), RebuildQueue(target.sqs, target.rebuild_queue_url)
+    if shows is not None:
+        shows = _published(source, shows)
     requests: list[RebuildRequest] = list(
         progress_bar(rebuild_requests(source, shows), "reading catalogs", "request", progress)
     )
@@ -66,6 +70,20 @@ def rebuild(target: Target, shows: Iterable[str] | None, wait: float, progress: 
         summary.dead_letters = _dead_letters(target) - dead_before
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _published(source: SourceBucket, shows: Iterable[str]) -> list[str]:
+    """`shows`, once each is known to be published. Asked here, before any request is made, so that
+    a mistyped show is the user's to fix (exit 2) and queues nothing of the others."""
+    named = sorted(set(shows))
+    for show in named:
+        if not SLUG.fullmatch(show):
+            raise UsageError(f"show {show!r} is not a show slug: it must match {SLUG.pattern}")
+    published = source.list_shows()
+    for show in named:
+        if show not in published:
+            raise UsageError(f"show {show!r} has no catalog, so nothing of it is published to rebuild")
+    return named
 
 
 def _watch(target: Target, queued: int, wait: float, progress: bool | None) -> int:

@@ -1,9 +1,12 @@
 """`podpages serve`: the local CDN and API on their own, over the local stack's buckets or a
 deployed stack's."""
 
+import secrets
 from collections.abc import Callable
 
 from podpages.cli.targets import Target
+from podpages.cli.terminal import echo
+from podpages.errors import UsageError
 from podpages.local.cdn import LocalCdn
 from podpages.local.functions import load_functions
 
@@ -14,10 +17,10 @@ def serve(
     port: int,
     profile: str | None = None,
     region: str | None = None,
-    say: Callable[[str], None] = print,
+    say: Callable[[str], None] = echo,
 ) -> int:
     if not target.site_bucket:
-        raise ValueError("name the site bucket (--site-bucket), or a stack whose outputs name it (--stack)")
+        raise UsageError("name the site bucket (--site-bucket), or a stack whose outputs name it (--stack)")
     site_url = f"http://{host}:{port}"
     if target.endpoint:
         from podpages.local.aws import local_environment
@@ -26,8 +29,9 @@ def serve(
     else:
         aws = {name: value for name, value in (("AWS_PROFILE", profile), ("AWS_DEFAULT_REGION", region)) if value}
     buckets = {"SOURCE_BUCKET": target.source_bucket, "SITE_BUCKET": target.site_bucket}
-    nearby = load_functions(site_url, aws, buckets, names=("NearbyFunction",))["NearbyFunction"]
-    cdn = LocalCdn((host, port), target.s3, target.site_bucket, nearby)
+    secret = secrets.token_urlsafe(16)  # as on AWS, the API answers only what the CDN sends it
+    nearby = load_functions(site_url, aws | {"ORIGIN_SECRET": secret}, buckets, names=("NearbyFunction",))
+    cdn = LocalCdn((host, port), target.s3, target.site_bucket, nearby["NearbyFunction"], origin_secret=secret)
     say(f"serving {target.label} at {site_url} (Ctrl-C stops)")
     try:
         cdn.serve_forever()

@@ -1,15 +1,27 @@
-"""The site written to a local folder instead of a bucket, for `podpages render`."""
+"""The site written to a local folder instead of a bucket, for `podpages render`.
 
+A render lists every file it writes in a manifest beside them (`.podpages-render.jsonl`, one key
+a line), each before it is written, so that even an interrupted render is listed whole. Replacing
+a render (`--force`) deletes what its manifest lists and nothing else: a file a user put beside
+the site stays, and a folder no render wrote into is never emptied."""
+
+import json
+from collections.abc import Iterable
 from pathlib import Path
 
+from podpages.errors import UsageError
 from podpages.render.site_objects import SiteObject
+
+MANIFEST = ".podpages-render.jsonl"
 
 
 class SiteFolder:
     def __init__(self, root: Path):
         self.root = root
+        self.manifest = root / MANIFEST
 
     def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
+        self._record(item.key for item in puts)
         for item in puts:
             path = self._path(item.key)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -17,8 +29,97 @@ class SiteFolder:
         for key in deletes:
             self._path(key).unlink(missing_ok=True)
 
+    def remove_render(self) -> None:
+        """Delete the files the manifest lists, the folders that leaves empty, and the manifest."""
+        paths = [self._listed(key) for key in self._listed_keys()]
+        for path in paths:
+            if path.is_file():
+                path.unlink()
+        root = self.root.resolve()
+        folders = {folder for path in paths for folder in path.parents if folder.is_relative_to(root)} - {root}
+        for folder in sorted(folders, key=lambda folder: len(folder.parts), reverse=True):  # the deepest first
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        self.manifest.unlink()
+
+    def _record(self, keys: Iterable[str]) -> None:
+        """Add `keys` to the manifest, on disk before the files they name are written."""
+        with self.manifest.open("a", encoding="utf-8") as manifest:
+            manifest.writelines(f"{json.dumps(key)}\n" for key in keys)
+
+    def _listed_keys(self) -> list[str]:
+        """The keys the manifest lists. One this code did not write is the user's to sort out."""
+        try:
+            keys = [json.loads(line) for line in self.manifest.read_text(encoding="utf-8").splitlines()]
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise self._not_a_manifest() from None
+        if not all(isinstance(key, str) for key in keys):
+            raise self._not_a_manifest()
+        return keys
+
+    def _not_a_manifest(self) -> UsageError:
+        return UsageError(f"{self.manifest} is not a list podpages render wrote; clear {self.root} by hand")
+
+    def _listed(self, key: str) -> Path:
+        """Where a listed key lives. A key that leaves the folder was never written by a render."""
+        path = (self.root / key).resolve()
+        if not _inside(path, self.root):
+            raise UsageError(f"{self.manifest} lists {key!r}, outside {self.root}; clear {self.root} by hand")
+        return path
+
     def _path(self, key: str) -> Path:
         path = (self.root / key).resolve()
-        if not path.is_relative_to(self.root.resolve()):
+        if not _inside(path, self.root):
             raise ValueError(f"object key {key!r} leaves the site folder")
         return path
+
+
+def open_for_render(out: Path, source: Path, force: bool) -> SiteFolder:
+    """The folder a render of `source` may write into: new, empty, or holding an earlier render,
+    which `force` removes. Refused, `force` or not: a folder a render would spoil (see `_spoiled`),
+    and one holding files but no manifest, since nothing says which of them a render wrote."""
+    if reason := _spoiled(out.resolve(), source.resolve()):
+        raise UsageError(f"refusing --out {out}: it {reason}; render into a folder of its own")
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is not a folder")
+    folder = SiteFolder(out)
+    if out.exists() and any(out.iterdir()):
+        if not folder.manifest.is_file():
+            raise UsageError(
+                f"--out {out} is not empty and holds no earlier render (no {MANIFEST}), so even --force "
+                "cannot tell which files are the site's; choose a new or empty folder"
+            )
+        if not force:
+            raise UsageError(f"--out {out} holds an earlier render; pass --force to replace it")
+        folder.remove_render()
+    out.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _spoiled(out: Path, source: Path) -> str | None:
+    """Why writing a site into `out` (resolved) could spoil what is not the site's, if it could:
+    it is the file system's root, the source or a folder holding it, the working directory or
+    the home folder."""
+    if out == Path(out.anchor):
+        return "is the file system's root"
+    if out == source:
+        return "is the source folder"
+    if source.is_relative_to(out):
+        return f"holds the source folder {source}"
+    if out == Path.cwd().resolve():
+        return "is the working directory"
+    if out == _home():
+        return "is the home folder"
+    return None
+
+
+def _home() -> Path | None:
+    """The user's home folder, resolved; None when the system cannot say."""
+    try:
+        return Path.home().resolve()
+    except RuntimeError:
+        return None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path.is_relative_to(root.resolve())

@@ -6,9 +6,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from podpages.catalog.changes import Change, EpisodePut, ShowPut
-from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, guid_taken
 from podpages.contract.documents import parse_episode, parse_show
-from podpages.contract.source_keys import EPISODES_PREFIX, SHOWS_PREFIX, Kind, parse_source_key
+from podpages.contract.source_keys import (
+    EPISODES_PREFIX,
+    MAX_DOCUMENT_BYTES,
+    SHOWS_PREFIX,
+    Kind,
+    parse_source_key,
+)
 from podpages.errors import ContractError, Problem
 from podpages.settings import Settings
 
@@ -43,7 +49,9 @@ def read_change(path: Path) -> EpisodePut | ShowPut:
     """Check one file against the contract, its path standing for its key."""
     source = parse_source_key(upload_key(path))
     try:
-        body = path.read_bytes()
+        with path.open("rb") as file:
+            # One byte past the limit is enough to reject a file as too large, and a huge one is never read whole.
+            body = file.read(MAX_DOCUMENT_BYTES + 1)
     except OSError as error:
         raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
     if source.kind is Kind.EPISODE:
@@ -55,12 +63,16 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
     """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside."""
     folder = SourceFolder()
     changes: dict[str, list[Change]] = {}
+    guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
     files = [*sorted((root / "shows").glob("*.json")), *sorted((root / "episodes").glob("*/*.json"))]
     for path in files:
         try:
             change = read_change(path)
         except ContractError as error:
             folder.problems += [(path, problem) for problem in error.problems]
+            continue
+        if isinstance(change, EpisodePut) and (problem := _guid_taken(change, guids)):
+            folder.problems.append((path, problem))  # the first file in key order keeps it
             continue
         changes.setdefault(change.source.show, []).append(change)
         if isinstance(change, EpisodePut) and change.episode.transcript is not None:
@@ -69,6 +81,14 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
     for show, show_changes in sorted(changes.items()):
         folder.catalogs[show] = _first_publish(show, show_changes, settings)
     return folder
+
+
+def _guid_taken(change: EpisodePut, guids: dict[str, dict[str, str]]) -> Problem | None:
+    """Why `change` cannot be published beside the episodes read before it: another has its GUID."""
+    show, slug = change.source.show, change.source.episode_slug
+    guid = change.episode.guid or default_episode_guid(show, slug)
+    owner = guids.setdefault(show, {}).setdefault(guid, slug)
+    return None if owner == slug else guid_taken(guid, owner)
 
 
 def _first_publish(show: str, changes: list[Change], settings: Settings) -> Catalog:

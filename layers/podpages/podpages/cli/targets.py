@@ -6,6 +6,7 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
+from podpages.errors import UsageError
 from podpages.local import LOCAL_ENDPOINT
 from podpages.local.aws import local_client
 from podpages.local.template import function_environment
@@ -68,7 +69,7 @@ def aws_target(
         dead_letter_queue_url = dead_letter_queue_url or outputs.get("RenderDeadLetterQueueUrl")
         rebuild_queue_url = rebuild_queue_url or outputs.get("RebuildQueueUrl")
     if not source_bucket:
-        raise ValueError("name a stack (--stack) or a source bucket (--source-bucket) to publish to AWS")
+        raise UsageError("name a stack (--stack) or a source bucket (--source-bucket) to publish to AWS")
     return Target(
         session.client("s3"),
         session.client("sqs"),

@@ -4,6 +4,7 @@
 Unknown fields are rejected, so that a typo never passes silently.
 """
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
@@ -17,13 +18,12 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
-    PositiveInt,
     ValidationError,
     WithJsonSchema,
 )
 
 from podpages.contract import apple_categories
-from podpages.contract.plain_text import Line, PlainText, check_characters
+from podpages.contract.plain_text import Line, PlainText, check_characters, nfc
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from podpages.durations import iso_duration, parse_duration
 from podpages.errors import ContractError, Problem
@@ -48,7 +48,7 @@ AUDIO_TYPE_SCHEMA = {"type": "string", "pattern": AUDIO_TYPE.pattern, "maxLength
 
 
 def _audio_type(value: str) -> str:
-    if not AUDIO_TYPE.match(value):
+    if not AUDIO_TYPE.fullmatch(value):
         raise ValueError("must be an audio media type such as audio/mpeg")
     return value
 
@@ -93,6 +93,7 @@ def _description_bytes(value: str) -> str:
 HttpsUrl = Annotated[
     str,
     Field(max_length=2048),
+    AfterValidator(nfc),
     AfterValidator(_https_url),
     WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://", "maxLength": 2048}),
 ]
@@ -104,7 +105,7 @@ Duration = Annotated[
         {
             "type": "string",
             "format": "duration",
-            "description": "ISO 8601 duration, greater than 0 and at most PT48H",
+            "description": "ISO 8601 duration, at least PT1S and at most PT48H",
             "examples": ["PT4M5S", "PT90M"],
         }
     ),
@@ -113,11 +114,14 @@ Category = Annotated[
     str, AfterValidator(apple_categories.check), WithJsonSchema({"enum": list(apple_categories.NAMES)})
 ]
 Keyword = Annotated[Line, Field(max_length=100)]
+# Episode and season numbers: feeds and JSON-LD print them, so they stay short.
+Ordinal = Annotated[int, Field(ge=1, lt=10**6)]
 Language = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
 PodcastGuid = Annotated[
     str, Field(pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 ]
-Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$"), AfterValidator(check_characters)]
+EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+Email = Annotated[str, Field(max_length=254, pattern=EMAIL), AfterValidator(nfc), AfterValidator(check_characters)]
 # Lax, so that the string the RFC 3339 check passes on is parsed: after a before-validator, strict mode
 # would take nothing but a datetime.
 Published = Annotated[
@@ -137,7 +141,7 @@ class Audio(Contract):
 
     url: HttpsUrl
     type: Annotated[str, Field(max_length=100), AfterValidator(_audio_type), WithJsonSchema(AUDIO_TYPE_SCHEMA)]
-    length: Annotated[int, Field(ge=0, description="size in bytes")]
+    length: Annotated[int, Field(ge=0, lt=10**13, description="size in bytes")]
 
 
 class Episode(Contract):
@@ -150,8 +154,8 @@ class Episode(Contract):
     audio: Audio
     transcript: Annotated[PlainText, Field(description="paragraphs separated by blank lines")] | None = None
     guid: Annotated[Line, Field(max_length=255)] | None = None
-    episode_number: PositiveInt | None = None
-    season: PositiveInt | None = None
+    episode_number: Ordinal | None = None
+    season: Ordinal | None = None
     explicit: bool | None = None
     image: HttpsUrl | None = None
     keywords: Annotated[tuple[Keyword, ...], Field(max_length=50)] = ()
@@ -197,10 +201,44 @@ def _parse[Model: Contract](model: type[Model], body: bytes) -> Model:
     except UnicodeDecodeError as error:
         problem = Problem(DOCUMENT, f"is not UTF-8: byte 0x{body[error.start]:02x} at offset {error.start}")
         raise ContractError([problem]) from None
+    if repeated := _repeated_keys(text):
+        raise ContractError([Problem(key, "appears more than once in one object") for key in repeated])
     try:
         return model.model_validate_json(text)
     except ValidationError as error:
         raise ContractError(problems(error)) from None
+
+
+class _Object(dict[str, object]):
+    """A JSON object as parsed, with the keys it gave more than once."""
+
+    def __init__(self, pairs: list[tuple[str, object]]):
+        super().__init__(pairs)
+        keys = [key for key, _value in pairs]
+        self.repeated = sorted({key for key in keys if keys.count(key) > 1}, key=keys.index)
+
+
+def _repeated_keys(text: str) -> list[str]:
+    """The dotted paths of keys given twice in one JSON object, which a parser would settle
+    silently by keeping the last."""
+    try:
+        return _repeated_in(json.loads(text, object_pairs_hook=_Object), ())
+    except ValueError:  # not JSON: the model's parser names the problem
+        return []
+    except RecursionError:  # no document of the contract nests anywhere near this deep
+        raise ContractError([Problem(DOCUMENT, "nests its arrays or objects too deeply")]) from None
+
+
+def _repeated_in(value: object, path: tuple[str | int, ...]) -> list[str]:
+    found: list[str] = []
+    if isinstance(value, _Object):
+        found += [".".join(str(part) for part in (*path, key)) for key in value.repeated]
+        for key, item in value.items():
+            found += _repeated_in(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _repeated_in(item, (*path, index))
+    return found
 
 
 def problems(error: ValidationError) -> list[Problem]:

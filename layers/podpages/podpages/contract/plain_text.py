@@ -1,10 +1,15 @@
-"""Plain-text fields: any Unicode a person would type, but no control characters or noncharacters.
+"""Plain-text fields: any Unicode a person would type, in one normal form, and nothing that only
+looks like text.
 
-Markup is allowed, and escaped on output. Control characters are rejected, because
-XML 1.0 cannot carry them and HTML validators flag them; so are noncharacters.
+Markup is allowed, and escaped on output. Control characters are rejected, because XML 1.0
+cannot carry them and HTML validators flag them; so are noncharacters. Text is read in Unicode
+Normalization Form C, so that pages, feeds and JSON-LD carry one form of the same words. A
+one-line field (a title, a name) may not carry bidi embeddings, overrides or isolates, which
+would reorder what follows it on a page, and no text may be only invisible characters.
 """
 
 import re
+import unicodedata
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
@@ -13,6 +18,15 @@ from pydantic import AfterValidator, Field
 # of every plane (U+FDD0..U+FDEF and each plane's last two code points).
 _NONCHARACTERS = "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000))
 _FORBIDDEN = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff{_NONCHARACTERS}]")
+# Embeddings and overrides (U+202A..U+202E) and isolates (U+2066..U+2069). The marks LRM and RLM
+# stay allowed: they change no order beyond their own neighbours.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Categories that draw nothing: separators, controls and formats, marks with no base, private use.
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me", "Co", "Cn"})
+# Letters and symbols that render as blank space: the Hangul fillers and the blank braille pattern.
+# What breaks a line: newline and carriage return, and Unicode's line and paragraph separators.
+_LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def check_characters(value: str) -> str:
@@ -25,18 +39,32 @@ def check_characters(value: str) -> str:
     return value
 
 
+def nfc(value: str) -> str:
+    """The text in Unicode Normalization Form C."""
+    return unicodedata.normalize("NFC", value)
+
+
+def _visible(character: str) -> bool:
+    return unicodedata.category(character) not in _INVISIBLE_CATEGORIES and character not in _BLANK_LETTERS
+
+
 def _printable(value: str) -> str:
     check_characters(value)
-    if not value.strip():
-        raise ValueError("must not be blank")
+    if not any(_visible(character) for character in value):
+        raise ValueError("must not be blank: it has no visible character")
     return value
 
 
 def _single_line(value: str) -> str:
-    if "\n" in value or "\r" in value:
+    if any(separator in value for separator in _LINE_BREAKS):
         raise ValueError("must be a single line")
+    found = _BIDI_CONTROLS.search(value)
+    if found:
+        code = ord(found.group())
+        position = found.start()
+        raise ValueError(f"contains the bidi control U+{code:04X} at position {position}: it reorders what follows")
     return value
 
 
-PlainText = Annotated[str, Field(min_length=1), AfterValidator(_printable)]
+PlainText = Annotated[str, Field(min_length=1), AfterValidator(nfc), AfterValidator(_printable)]
 Line = Annotated[PlainText, AfterValidator(_single_line)]

@@ -69,7 +69,7 @@ def parse_source_key(key: str) -> SourceKey:
     show, episode = parts
     _check_show_slug(show)
     _check_slug(episode, "episode slug")
-    if YEAR_SLUG.match(episode):
+    if YEAR_SLUG.fullmatch(episode):
         raise ContractError([Problem("key", f"episode slug {episode!r} is reserved for the year archive page")])
     return SourceKey(Kind.EPISODE, show, episode)
 
@@ -80,6 +80,11 @@ def _check_show_slug(show: str) -> None:
         raise ContractError([Problem("key", f"show slug {show!r} is reserved for the site's own paths")])
 
 
+def is_slug(text: str) -> bool:
+    """Whether `text` is a slug, whole: a trailing newline is not let through as `$` would."""
+    return SLUG.fullmatch(text) is not None
+
+
 def _check_slug(slug: str, what: str) -> None:
-    if not SLUG.match(slug):
+    if not is_slug(slug):
         raise ContractError([Problem("key", f"{what} {slug!r} must match {SLUG.pattern}")])

@@ -1,4 +1,5 @@
-"""moto's server on 127.0.0.1: S3 and SQS over HTTP, as the Lambda functions talk to AWS."""
+"""moto's server on 127.0.0.1: S3 and SQS over HTTP, as the Lambda functions talk to AWS. It asks
+for no credentials, so it listens on the loopback address alone, never on a host's other interfaces."""
 
 import logging
 import socket
@@ -11,9 +12,10 @@ from botocore.config import Config
 from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
+LOOPBACK = "127.0.0.1"
 
 
-def free_port(host: str = "127.0.0.1") -> int:
+def free_port(host: str = LOOPBACK) -> int:
     with socket.socket() as probe:
         probe.bind((host, 0))
         port: int = probe.getsockname()[1]  # an AF_INET socket's name is (host, port)
@@ -21,10 +23,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class LocalAws:
-    def __init__(self, host: str = "127.0.0.1", port: int | None = None):
-        self.port = port or free_port(host)
-        self.endpoint = f"http://{host}:{self.port}"
-        self.server = ThreadedMotoServer(ip_address=host, port=self.port, verbose=False)
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.endpoint = f"http://{LOOPBACK}:{self.port}"
+        self.server = ThreadedMotoServer(ip_address=LOOPBACK, port=self.port, verbose=False)
 
     def __enter__(self) -> "LocalAws":
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per S3 request would drown the rest

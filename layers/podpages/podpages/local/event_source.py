@@ -106,7 +106,7 @@ class EventSourceMapping:
             try:
                 response = self.handler(sqs_event(batch, self.queue_arn)) or {}
                 failed = {failure["itemIdentifier"] for failure in response.get("batchItemFailures", [])}
-            except Exception as error:  # noqa: BLE001 - as on Lambda, a function error fails the whole batch
+            except Exception as error:  # as on Lambda, a function error fails the whole batch
                 delivery.errors.append(f"{type(error).__name__}: {error}")
                 failed = {message["MessageId"] for message in batch}
             for message in batch:

@@ -32,7 +32,7 @@ _TemplateLoader.add_multi_constructor("!", _tag)
 
 @cache
 def template() -> dict[str, Any]:
-    document: dict[str, Any] = yaml.load(  # noqa: S506 - a safe loader with tags kept
+    document: dict[str, Any] = yaml.load(  # a safe loader with tags kept
         TEMPLATE.read_text(), Loader=_TemplateLoader
     )
     return document
@@ -111,6 +111,22 @@ def directory_index_code() -> str:
     """The JavaScript of the CloudFront function that maps directory URLs to index.html."""
     code: str = properties("DirectoryIndexFunction")["FunctionCode"]
     return code
+
+
+def nearby_format_code() -> str:
+    """The JavaScript of the CloudFront function that maps an API request's Accept header to its format."""
+    code: str = properties("NearbyFormatFunction")["FunctionCode"]
+    return code
+
+
+def api_origin_header() -> str:
+    """The name of the header CloudFront adds to every request it sends the nearby API's origin."""
+    config = properties("Distribution")["DistributionConfig"]
+    [behaviour] = [item for item in config["CacheBehaviors"] if item["PathPattern"] == "/api/*"]
+    [origin] = [item for item in config["Origins"] if item["Id"] == behaviour["TargetOriginId"]]
+    [header] = origin["OriginCustomHeaders"]
+    name: str = header["HeaderName"]
+    return name
 
 
 def security_headers() -> dict[str, str]:

@@ -1,6 +1,7 @@
 """The nearby-episodes API: its one route, its caching headers, and the one place where domain
 errors become HTTP responses. Bodies of errors are JSON that names the problem, and nothing else."""
 
+import hmac
 import json
 from http import HTTPStatus
 
@@ -22,6 +23,10 @@ CONTENT_TYPES = {"json": "application/json; charset=utf-8", "html": "text/html; 
 # Public data, open to every origin. The headers go on every response, whatever the request's
 # Origin, so that a copy CloudFront cached for one origin serves them all.
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag"}
+# CloudFront adds this header to every request it sends the API (template.yaml's OriginCustomHeaders),
+# holding the value the function gets as ORIGIN_SECRET. A request without it called the API's own
+# endpoint, past CloudFront's cache and headers.
+ORIGIN_HEADER = "x-origin-verify"
 
 
 def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpResolver:
@@ -31,6 +36,9 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
     def nearby(show: str, episode: str) -> Response[str]:
         metrics.add_metric(name="NearbyRequests", unit=MetricUnit.Count, value=1)
         event = app.current_event
+        if not _through_cloudfront(event.headers.get(ORIGIN_HEADER), settings.origin_secret):
+            problem = Problem(ORIGIN_HEADER, f"missing or wrong: ask through {settings.site_url}/api/")
+            return _error(HTTPStatus.FORBIDDEN, [problem])
         request = NearbyRequest.parse(
             show,
             episode,
@@ -64,6 +72,14 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
         return _error(HTTPStatus.NOT_FOUND, [Problem("path", "use /api/shows/<show>/episodes/<episode>/nearby")])
 
     return app
+
+
+def _through_cloudfront(sent: str | None, secret: str) -> bool:
+    """Without a secret (the tests, the local stack) every request passes. The comparison takes as
+    long whatever the guess, so timing tells a caller nothing of how much of it was right."""
+    if not secret:
+        return True
+    return hmac.compare_digest((sent or "").encode(errors="surrogatepass"), secret.encode(errors="surrogatepass"))
 
 
 def _matches(if_none_match: str | None, etag: str) -> bool:

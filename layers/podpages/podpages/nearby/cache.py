@@ -2,7 +2,9 @@
 
 A show's catalog is read once, then revalidated with a conditional GET at most once every
 `revalidate_after` seconds; in between, requests cost no S3 request at all. A show without a
-catalog is remembered the same way, so unknown shows do not cost a GET each either.
+catalog is remembered the same way, so unknown shows do not cost a GET each either. Unknown shows
+are remembered apart from the catalogs: a visitor can ask for any number of them at no cost, and
+were they held with the catalogs, each would push a real catalog out, to be read whole again.
 """
 
 import time
@@ -18,13 +20,14 @@ if TYPE_CHECKING:
     from podpages.nearby.index import CatalogIndex
 
 REVALIDATE_AFTER = 5.0  # seconds
-MAX_SHOWS = 64  # the shows held at once; the one read longest ago goes first
+MAX_SHOWS = 64  # the catalogs held at once; the one read longest ago goes first
+MAX_UNKNOWN_SHOWS = 1024  # the unknown shows remembered at once, a name and a time each; likewise
 
 
 @dataclass(frozen=True)
 class Held:
-    index: "CatalogIndex | None"  # None: the show has no catalog
-    etag: str | None
+    index: "CatalogIndex"
+    etag: str
     checked: float  # the clock's reading when S3 last confirmed it
 
 
@@ -35,24 +38,32 @@ class CatalogCache:
         revalidate_after: float = REVALIDATE_AFTER,
         clock: Callable[[], float] = time.monotonic,
         max_shows: int = MAX_SHOWS,
+        max_unknown_shows: int = MAX_UNKNOWN_SHOWS,
     ):
         self.source = source
         self.revalidate_after = revalidate_after
         self.clock = clock
         self.max_shows = max_shows
+        self.max_unknown_shows = max_unknown_shows
         self._held: dict[str, Held] = {}
+        self._unknown: dict[str, float] = {}  # show -> the clock's reading when S3 last found no catalog
 
     def get(self, show: str) -> tuple["CatalogIndex", str]:
         """The show's catalog and its revision (the catalog object's ETag)."""
         now = self.clock()
         held = self._held.get(show)
-        if held is None or now - held.checked >= self.revalidate_after:
+        if held is None and self._fresh(self._unknown.get(show), now):
+            raise UnknownShow(show)  # S3 found no catalog within the interval
+        if held is None or not self._fresh(held.checked, now):
             held = self._read(show, held, now)
-        if held.index is None or held.etag is None:
+        if held is None:
             raise UnknownShow(show)
         return held.index, held.etag
 
-    def _read(self, show: str, held: Held | None, now: float) -> Held:
+    def _fresh(self, checked: float | None, now: float) -> bool:
+        return checked is not None and now - checked < self.revalidate_after
+
+    def _read(self, show: str, held: Held | None, now: float) -> Held | None:
         # Reading catalogs (json, isodate) loads with the first request, not in every cold start.
         from podpages.nearby.index import CatalogIndex
 
@@ -62,9 +73,19 @@ class CatalogCache:
             assert held is not None  # S3 answers 304 only to the ETag of a copy held
             fresh = replace(held, checked=now)
         else:
-            fresh = Held(CatalogIndex.from_json(stored.body), stored.etag, now) if stored else Held(None, None, now)
-        self._held.pop(show, None)
-        self._held[show] = fresh
-        while len(self._held) > self.max_shows:
-            del self._held[next(iter(self._held))]
+            if stored is None:
+                self._held.pop(show, None)
+                _remember(self._unknown, show, now, self.max_unknown_shows)
+                return None
+            fresh = Held(CatalogIndex.from_json(stored.body), stored.etag, now)
+        self._unknown.pop(show, None)
+        _remember(self._held, show, fresh, self.max_shows)
         return fresh
+
+
+def _remember[V](store: dict[str, V], show: str, value: V, most: int) -> None:
+    """Keep `value` as the newest of `store`, dropping the oldest beyond `most`."""
+    store.pop(show, None)
+    store[show] = value
+    while len(store) > most:
+        del store[next(iter(store))]

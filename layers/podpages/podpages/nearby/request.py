@@ -2,14 +2,22 @@
 Every problem is named by its field, all of them at once."""
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from podpages.contract.source_keys import SLUG
+from podpages.contract.source_keys import is_slug
 from podpages.errors import InvalidRequest, Problem
 
 MAX_LIMIT = 50
+# A limit has no more digits than MAX_LIMIT. That is checked before int(), which refuses a string
+# of over 4,300 digits with ValueError: a 500, not the 400 it is.
+LIMIT_DIGITS = len(str(MAX_LIMIT))
 FORMATS = ("json", "html")
+# RFC 9110's weight: 0 to 1 with at most three decimals. The same grammar in NearbyFormatFunction
+# (template.yaml) keeps CloudFront's choice of format and this one the same.
+QVALUE = re.compile(r"0(\.[0-9]{0,3})?|1(\.0{0,3})?")
+OWS = " \t"  # RFC 9110's optional whitespace, around each part of the header
 
 
 @dataclass(frozen=True)
@@ -26,10 +34,10 @@ class NearbyRequest:
         problems = [
             Problem(field, f"{slug!r} is not a slug: use lowercase letters, digits and inner hyphens")
             for field, slug in (("show", show), ("episode", episode))
-            if not SLUG.match(slug)
+            if not is_slug(slug)
         ]
         limit = _limit(query.get("limit"), default_limit, problems)
-        format = query.get("format") or _preferred_format(accept)
+        format = query.get("format") or preferred_format(accept)
         if format not in FORMATS:
             problems.append(Problem("format", f"must be one of {', '.join(FORMATS)}"))
         if problems:
@@ -45,24 +53,29 @@ class NearbyRequest:
 def _limit(raw: str | None, default: int, problems: list[Problem]) -> int:
     if raw is None:
         return default
-    if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= MAX_LIMIT:
+    if len(raw) <= LIMIT_DIGITS and raw.isascii() and raw.isdigit() and 1 <= int(raw) <= MAX_LIMIT:
         return int(raw)
     problems.append(Problem("limit", f"must be a whole number from 1 to {MAX_LIMIT}"))
     return default
 
 
-def _preferred_format(accept: str | None) -> str:
-    """HTML when the Accept header ranks text/html above application/json; JSON otherwise."""
+def preferred_format(accept: str | None) -> str:
+    """HTML when the Accept header ranks text/html above application/json; JSON otherwise.
+
+    CloudFront's NearbyFormatFunction applies this very rule at the edge, so that the cache is keyed
+    on the format, not on every browser's Accept header: keep the two in step."""
     quality: dict[str, float] = {}
     for media_range in (accept or "").lower().split(","):
-        media, *parameters = (part.strip() for part in media_range.split(";"))
+        media, *parameters = (part.strip(OWS) for part in media_range.split(";"))
         q = 1.0
         for parameter in parameters:
             name, _, value = parameter.partition("=")
-            if name.strip() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
+            if name.strip(OWS) == "q":
+                q = _weight(value.strip(OWS))
         quality[media] = max(q, quality.get(media, 0.0))
     return "html" if quality.get("text/html", 0.0) > quality.get("application/json", 0.0) else "json"
+
+
+def _weight(value: str) -> float:
+    """A malformed weight counts as 0: that media range is not wanted."""
+    return float(value) if QVALUE.fullmatch(value) else 0.0

@@ -32,7 +32,10 @@ def handle_render_event(event: dict[str, Any], publisher: Publisher) -> PartialI
 
 
 def handle_queue_batch(event: dict[str, Any], publisher: Publisher) -> PartialItemFailureResponse:
-    processor = BatchProcessor(event_type=EventType.SQS)
+    # A batch whose every message failed (a lone upload whose show stays busy, a rebuild request,
+    # which come one at a time) is reported like any other: SQS redelivers what failed. Raising
+    # would make it an invocation error, which means a crash or a timeout.
+    processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
     reads: list[tuple[SQSRecord, Read]] = []  # each read with the message it came in
     rebuilds: list[tuple[SQSRecord, RebuildRequest]] = []
 
@@ -56,7 +59,7 @@ def handle_queue_batch(event: dict[str, Any], publisher: Publisher) -> PartialIt
         for show, show_reads in group_by_show(read for _record, read in reads).items():
             try:
                 publisher.publish_show(show, show_reads)
-            except Exception:  # noqa: BLE001 - any failure is retried by SQS; the batch processor logs it
+            except Exception:  # any failure is retried by SQS; the batch processor logs it
                 failure = sys.exc_info()
                 logger.exception(
                     "show not published; its messages return to the queue",
@@ -68,7 +71,7 @@ def handle_queue_batch(event: dict[str, Any], publisher: Publisher) -> PartialIt
         for record, request in rebuilds:
             try:
                 publisher.rebuild(request)
-            except Exception:  # noqa: BLE001 - as above: SQS delivers the request again
+            except Exception:  # as above: SQS delivers the request again
                 logger.exception("rebuild failed; its message returns to the queue", show=request.show)
                 processor.failure_handler(record, sys.exc_info())
         publisher.invalidate()  # once per batch, for every show it changed

@@ -19,7 +19,7 @@ def handle_deploy_event(event: dict[str, Any], source: SourceBucket, queue: Rebu
         queued = queue_rebuild(event, source, queue)
     # CloudFormation must hear of any failure, or the deploy hangs for an hour; a failed create or
     # update rolls the stack back, and its rollback rebuilds again with the layer it restores.
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         logger.exception("deploy rebuild not queued", request_type=event.get("RequestType"))
         status, reason, data = "FAILED", f"{type(error).__name__}: {error}", {}
     else:

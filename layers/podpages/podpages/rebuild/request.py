@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from podpages.catalog.stored import load_catalog
 from podpages.contract.documents import problems
-from podpages.contract.source_keys import SLUG
+from podpages.contract.source_keys import SLUG, is_slug
 from podpages.errors import ContractError
 from podpages.storage.source_bucket import SourceBucket
 
@@ -78,7 +78,7 @@ def rebuild_requests(source: SourceBucket, shows: Iterable[str] | None = None) -
     site's own files when `shows` is None. A named show with no catalog is an error."""
     everything = shows is None
     for show in sorted(source.list_shows() if shows is None else set(shows)):
-        if not SLUG.match(show):
+        if not is_slug(show):
             raise ValueError(f"show {show!r} is not a show slug: it must match {SLUG.pattern}")
         stored = source.read_catalog(show)
         if stored is None:

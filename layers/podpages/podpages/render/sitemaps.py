@@ -7,6 +7,7 @@ part, and robots.txt pointing at the index.
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime
+from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
 from podpages import site_paths
@@ -52,11 +53,19 @@ def sitemap_index(sitemaps: Iterable[str], settings: Settings) -> SiteObject:
 
 
 def indexed_parts(index: bytes, settings: Settings) -> dict[str, int]:
-    """How many sitemap parts a sitemap index written by `sitemap_index` lists for each show."""
+    """How many sitemap parts a sitemap index written by `sitemap_index` lists for each show.
+
+    The index may have been written under another site URL (SiteUrl changed since), so each
+    location is read by its path alone, whatever its host or base path: `settings` plays no part."""
     locations = ElementTree.fromstring(index).iterfind(f"{{{SITEMAPS_NS}}}sitemap/{{{SITEMAPS_NS}}}loc")
     # Each location is <site>/<show>/sitemap.xml or <site>/<show>/sitemap-<k>.xml, and a show's
     # parts are listed from 1 without a gap, so counting them gives the last.
-    return dict(Counter((location.text or "").removeprefix(settings.site_url).split("/")[1] for location in locations))
+    return dict(Counter(_indexed_show(location.text or "") for location in locations))
+
+
+def _indexed_show(location: str) -> str:
+    """The show whose sitemap part is at `location`: the folder the part's file is in."""
+    return urlsplit(location).path.split("/")[-2]
 
 
 def robots(settings: Settings) -> SiteObject:

@@ -1,0 +1,145 @@
+"""Where `podpages render` may write, and what `--force` may delete: only what an earlier render
+listed in its manifest, never the source, the working directory, the home folder or the root, and
+never a folder full of files no render wrote."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from podpages.cli.main import main
+from podpages.cli.site_folder import MANIFEST
+from support.catalogs import SITE_URL
+from support.paths import EXAMPLES
+
+SEED_PAGE = "pytorch/backend-flexibility-revolution/index.html"
+
+
+@pytest.fixture
+def source(tmp_path):
+    folder = tmp_path / "source"
+    shutil.copytree(EXAMPLES, folder)
+    return folder
+
+
+def render(source: Path, out: Path | str, *options: str) -> int:
+    return main(["render", str(source), "--out", str(out), "--site-url", SITE_URL, *options])
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    """Every file below `folder`, by its relative path, with its bytes."""
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+def user_folder(folder: Path) -> Path:
+    """A folder of the user's own, holding one file of theirs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "notes.txt").write_text("mine")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("out", "reason"),
+    [
+        ("source", "is the source folder"),
+        ("parent", "holds the source folder"),
+        ("working directory", "is the working directory"),
+        ("home", "is the home folder"),
+    ],
+)
+def test_render_with_force_refuses_an_output_it_would_spoil_and_leaves_it_intact(
+    out, reason, source, tmp_path, monkeypatch, capsys
+):
+    # Given an --out that is the source, holds it, or is the working directory or the home folder
+    folders = {
+        "source": source,
+        "parent": source.parent,
+        "working directory": user_folder(tmp_path / "work"),
+        "home": user_folder(tmp_path / "home"),
+    }
+    monkeypatch.chdir(folders["working directory"])
+    monkeypatch.setenv("HOME", str(folders["home"]))
+    named = "." if out == "working directory" else folders[out]
+    before = contents(folders[out])
+
+    # When it is rendered into, with --force
+    code = render(source, named, "--force")
+
+    # Then it is refused, saying why, and nothing in it is touched
+    assert (code, reason in capsys.readouterr().err, contents(folders[out])) == (2, True, before)
+
+
+def test_render_refuses_the_file_system_root_as_its_output(source, capsys):
+    # Given / as --out (never with --force: a regression must not be able to empty the machine)
+    # When it is rendered into
+    code = render(source, "/")
+
+    # Then it is refused, naming the root
+    assert (code, "is the file system's root" in capsys.readouterr().err) == (2, True)
+
+
+def test_render_with_force_refuses_a_folder_no_render_wrote_and_leaves_it_intact(source, tmp_path, capsys):
+    # Given a folder of the user's own, with no render's manifest
+    out = user_folder(tmp_path / "site")
+
+    # When it is rendered into, with --force
+    code = render(source, out, "--force")
+
+    # Then it is refused, saying why, and the user's file is still there
+    assert (code, f"no {MANIFEST}" in capsys.readouterr().err, contents(out)) == (2, True, {"notes.txt": b"mine"})
+
+
+def test_render_without_force_refuses_to_replace_an_earlier_render(source, tmp_path, capsys):
+    # Given an earlier render
+    out = tmp_path / "site"
+    assert render(source, out) == 0
+    before = contents(out)
+
+    # When rendered again without --force
+    code = render(source, out)
+
+    # Then it is refused, pointing at --force, and the earlier render stands
+    assert (code, "pass --force" in capsys.readouterr().err, contents(out)) == (2, True, before)
+
+
+@pytest.mark.parametrize("added", ["notes.txt", "pytorch/notes.txt"])
+def test_a_forced_render_keeps_a_file_the_user_added_beside_the_earlier_render(added, source, tmp_path):
+    # Given an earlier render, and a file of the user's beside it or among its pages
+    out = tmp_path / "site"
+    assert render(source, out) == 0
+    (out / added).write_text("mine")
+
+    # When rendered again with --force
+    assert render(source, out, "--force") == 0
+
+    # Then the user's file is untouched
+    assert (out / added).read_text() == "mine"
+
+
+def test_a_forced_render_removes_what_the_earlier_render_wrote_and_this_one_does_not(source, tmp_path):
+    # Given an earlier render, then an episode taken out of the source
+    out = tmp_path / "site"
+    assert render(source, out) == 0
+    (source / "episodes" / "pytorch" / "backend-flexibility-revolution.json").unlink()
+
+    # When rendered again with --force
+    assert render(source, out, "--force") == 0
+
+    # Then the episode's page and its folder are gone
+    assert not (out / SEED_PAGE).parent.exists()
+
+
+def test_a_forced_render_refuses_a_manifest_that_lists_a_file_outside_its_folder(source, tmp_path, capsys):
+    # Given an earlier render whose manifest was edited to list a file beside the folder
+    out = tmp_path / "site"
+    assert render(source, out) == 0
+    outside = user_folder(tmp_path / "elsewhere") / "notes.txt"
+    with (out / MANIFEST).open("a") as manifest:
+        manifest.write(json.dumps("../elsewhere/notes.txt") + "\n")
+
+    # When rendered again with --force
+    code = render(source, out, "--force")
+
+    # Then it is refused, and the file outside is untouched
+    assert (code, "outside" in capsys.readouterr().err, outside.read_text()) == (2, True, "mine")

@@ -1,0 +1,79 @@
+"""A bug is not bad input: only what a user can fix (an option, a folder, a setting) is a usage
+error, said in one line with exit code 2. Anything else leaves `podpages` with its traceback."""
+
+import json
+import shutil
+
+import pytest
+
+from podpages.cli import main as cli
+from podpages.cli.rebuild import rebuild
+from podpages.cli.targets import Target
+from podpages.errors import UsageError
+from support.catalogs import SITE_URL
+from support.paths import EXAMPLES
+
+
+@pytest.fixture
+def source(tmp_path):
+    folder = tmp_path / "source"
+    shutil.copytree(EXAMPLES, folder)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "bug",
+    [ValueError("a bug"), json.JSONDecodeError("a bug", "{", 1), UnicodeDecodeError("utf-8", b"\xff", 0, 1, "a bug")],
+)
+def test_a_bug_in_a_command_surfaces_with_its_traceback_instead_of_exit_2(bug, source, tmp_path, monkeypatch):
+    # Given a render that meets a bug while reading the source folder
+    def broken(*args: object) -> None:
+        raise bug
+
+    monkeypatch.setattr(cli, "read_source_folder", broken)
+
+    # When it runs, Then the bug leaves the command as itself
+    with pytest.raises(type(bug), match="a bug"):
+        cli.main(["render", str(source), "--out", str(tmp_path / "site"), "--site-url", SITE_URL])
+
+
+def test_a_missing_source_folder_is_a_usage_error_that_exits_2(tmp_path, capsys):
+    # Given a source folder that does not exist
+    missing = tmp_path / "no-such-folder"
+
+    # When it is rendered
+    code = cli.main(["render", str(missing), "--out", str(tmp_path / "site"), "--site-url", SITE_URL])
+
+    # Then the command says so and exits 2
+    assert (code, capsys.readouterr().err) == (2, f"podpages: {missing} is not a folder\n")
+
+
+def test_a_setting_that_is_not_a_number_is_a_usage_error_that_exits_2(source, tmp_path, monkeypatch, capsys):
+    # Given an excerpt budget in the environment that is not a number
+    monkeypatch.setenv("EXCERPT_CHARS", "many")
+
+    # When a site is rendered
+    code = cli.main(["render", str(source), "--out", str(tmp_path / "site"), "--site-url", SITE_URL])
+
+    # Then the command names the setting and exits 2
+    assert (code, "EXCERPT_CHARS must be a whole number" in capsys.readouterr().err) == (2, True)
+
+
+def test_a_rebuild_of_a_show_that_is_not_published_is_a_usage_error_before_anything_is_queued(s3):
+    # Given a stack with no catalogs, and no queue client: anything sent would fail otherwise
+    target = Target(s3, None, "source-bucket", rebuild_queue_url="https://queue.example/rebuild")
+
+    # When a show is named for a rebuild, Then it is a usage error naming the show
+    with pytest.raises(UsageError, match="show 'no-such-show' has no catalog"):
+        rebuild(target, ["no-such-show"], wait=0)
+
+
+def test_a_corrupt_catalog_met_by_a_rebuild_is_a_bug_not_a_usage_error(s3, monkeypatch):
+    # Given a show whose stored catalog is not JSON
+    s3.put_object(Bucket="source-bucket", Key="catalog/pytorch.json", Body=b"{")
+    target = Target(s3, None, "source-bucket", rebuild_queue_url="https://queue.example/rebuild")
+    monkeypatch.setattr(cli, "_target", lambda args: target)
+
+    # When `podpages rebuild` reads it, Then the error leaves the command as itself
+    with pytest.raises(json.JSONDecodeError):
+        cli.main(["rebuild", "--show", "pytorch", "--wait", "0"])

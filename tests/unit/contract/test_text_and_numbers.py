@@ -1,0 +1,138 @@
+"""Input that only looks right: trailing newlines past a pattern, bidi controls, invisible text,
+decomposed Unicode, repeated keys, numbers past their bounds and durations too short to print."""
+
+import json
+
+import pytest
+
+from podpages.contract.documents import parse_episode, parse_show
+from podpages.contract.source_keys import parse_source_key
+from podpages.errors import ContractError
+from support.catalogs import episode_document, show_document
+
+
+def fields(error: pytest.ExceptionInfo[ContractError]) -> list[str]:
+    return [problem.field for problem in error.value.problems]
+
+
+@pytest.mark.parametrize("key", ["episodes/s/ep\n.json", "episodes/s\n/ep.json", "shows/api\n.json", "shows/s\n.json"])
+def test_a_slug_with_a_trailing_newline_is_not_a_slug(key):
+    with pytest.raises(ContractError) as raised:
+        parse_source_key(key)
+
+    assert fields(raised) == ["key"]
+
+
+def test_a_year_slug_with_a_trailing_newline_is_still_a_slug_of_its_own():
+    # "2026\n" is no year, so it is not reserved; it is no slug either, so the key is refused
+    with pytest.raises(ContractError, match="must match"):
+        parse_source_key("episodes/s/2026\n.json")
+
+
+def test_an_audio_type_with_a_trailing_newline_is_rejected():
+    document = episode_document(audio={"url": "https://m.example.com/a.mp3", "type": "audio/mpeg\n", "length": 1})
+
+    with pytest.raises(ContractError) as raised:
+        parse_episode(json.dumps(document).encode())
+
+    assert fields(raised) == ["audio.type"]
+
+
+@pytest.mark.parametrize("control", ["\u202e", "\u202a", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069"])
+def test_a_title_carrying_a_bidi_embedding_override_or_isolate_is_rejected(control):
+    with pytest.raises(ContractError, match=f"U\\+{ord(control):04X}") as raised:
+        parse_episode(json.dumps(episode_document(title=f"Episode 1{control} and more")).encode())
+
+    assert fields(raised) == ["title"]
+
+
+def test_a_summary_may_carry_bidi_marks_and_right_to_left_text():
+    summary = "שלום \u200fעולם\u200e, hello"
+
+    assert parse_episode(json.dumps(episode_document(summary=summary)).encode()).summary == summary
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200c\u2060", "\u3164", "\u0301\u0301", "\u2800", "\u00a0 \t"])
+def test_text_with_no_visible_character_is_blank(invisible):
+    with pytest.raises(ContractError, match="no visible character") as raised:
+        parse_show(json.dumps(show_document(title=invisible, author=invisible)).encode())
+
+    assert fields(raised) == ["title", "author"]
+
+
+def test_every_text_field_is_read_in_normalization_form_c():
+    # Given an episode whose texts, URL and keyword spell é as e and a combining acute accent
+    decomposed = "Caf\u0065\u0301"
+    document = episode_document(
+        title=decomposed, summary=decomposed, transcript=decomposed, keywords=[decomposed], guid=decomposed
+    )
+    document["audio"]["url"] = f"https://m.example.com/{decomposed}.mp3"
+
+    # When it is read
+    episode = parse_episode(json.dumps(document).encode())
+
+    # Then every one holds the composed é
+    composed = "Caf\u00e9"
+    assert [episode.title, episode.summary, episode.transcript, episode.guid, *episode.keywords] == [composed] * 5
+    assert episode.audio.url == f"https://m.example.com/{composed}.mp3"
+
+
+def test_a_repeated_key_is_rejected_naming_it():
+    body = b'{"title": "One", "title": "Two", "audio": {"type": "audio/mpeg", "type": "audio/ogg"}}'
+
+    with pytest.raises(ContractError) as raised:
+        parse_episode(body)
+
+    assert fields(raised) == ["title", "audio.type"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d["audio"].update(length=10**13), "audio.length"),
+        (lambda d: d["audio"].update(length=int("9" * 4300)), "audio.length"),
+        (lambda d: d.update(episode_number=10**6), "episode_number"),
+        (lambda d: d.update(season=int("9" * 4300)), "season"),
+    ],
+)
+def test_numbers_past_their_bounds_are_rejected(change, field):
+    document = episode_document()
+    change(document)
+
+    with pytest.raises(ContractError) as raised:
+        parse_episode(json.dumps(document).encode())
+
+    assert fields(raised) == [field]
+
+
+def test_the_largest_numbers_within_bounds_are_accepted():
+    document = episode_document(episode_number=999_999, season=999_999)
+    document["audio"]["length"] = 10**13 - 1
+
+    episode = parse_episode(json.dumps(document).encode())
+
+    assert (episode.audio.length, episode.episode_number, episode.season) == (10**13 - 1, 999_999, 999_999)
+
+
+@pytest.mark.parametrize("duration", ["PT0.5S", "PT0.999S", "PT0S"])
+def test_a_duration_under_one_second_is_rejected(duration):
+    with pytest.raises(ContractError, match="at least 1 second") as raised:
+        parse_episode(json.dumps(episode_document(duration=duration)).encode())
+
+    assert fields(raised) == ["duration"]
+
+
+@pytest.mark.parametrize("depth", [900, 5000, 100_000])
+def test_a_document_nested_past_any_contract_is_a_contract_error_not_a_crash(depth):
+    with pytest.raises(ContractError) as raised:
+        parse_episode(b'{"title": ' + b"[" * depth + b"]" * depth + b"}")
+
+    assert fields(raised) == ["document"]
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_title_holding_a_unicode_line_or_paragraph_separator_is_not_one_line(separator):
+    with pytest.raises(ContractError, match="single line") as raised:
+        parse_episode(json.dumps(episode_document(title=f"One{separator}Two")).encode())
+
+    assert fields(raised) == ["title"]
