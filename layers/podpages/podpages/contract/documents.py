@@ -1,29 +1,40 @@
-"""The metadata contract, v1: what a publisher may upload, checked field by field.
+"""The metadata contract: what a publisher may upload, checked field by field.
 
 `episodes/<show>/<episode>.json` holds an `Episode`, `shows/<show>.json` a `Show`.
 Unknown fields are rejected, so that a typo never passes silently.
+
+v2 only adds optional fields, so every v1 document stays valid and means what it meant; their types
+live in a module each (`chapters`, `persons`, `soundbites`, `location`, `license`, `episode_extras`,
+`show_extras`), and `since_v2` leaves their defaults out when a model is serialised.
 """
 
 import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from pydantic import (
     AfterValidator,
     AwareDatetime,
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
+    field_validator,
 )
 
 from podpages.contract import apple_categories
+from podpages.contract.chapters import Chapters, starts_past_the_end
+from podpages.contract.episode_extras import AlternateEnclosures, EpisodeType
+from podpages.contract.fields import Contract, HttpsUrl, PodcastGuid, reject, since_v2
+from podpages.contract.license import License
+from podpages.contract.location import Location
+from podpages.contract.persons import Persons
 from podpages.contract.plain_text import Line, PlainText, check_characters, nfc
+from podpages.contract.show_extras import Funding, Medium, PodrollItem, ShowType, Txt, UpdateFrequency
+from podpages.contract.soundbites import Soundbites, soundbites_past_the_end
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from podpages.durations import iso_duration, parse_duration
 from podpages.errors import ContractError, Problem
@@ -31,16 +42,6 @@ from podpages.errors import ContractError, Problem
 CONTRACT_VERSION = 1
 DOCUMENT = "document"  # the field name for problems with the whole file
 _BOM = b"\xef\xbb\xbf"
-
-
-def _https_url(value: str) -> str:
-    check_characters(value)  # pages and feeds print it: XML 1.0 cannot carry a control character
-    parts = urlsplit(value)
-    if parts.scheme != "https" or not parts.hostname:
-        raise ValueError("must be an https:// URL")
-    if any(character.isspace() for character in value):
-        raise ValueError("must not contain white space")
-    return value
 
 
 AUDIO_TYPE = re.compile(r"^audio/[a-z0-9][a-z0-9.+-]*$")
@@ -90,13 +91,6 @@ def _description_bytes(value: str) -> str:
     return value
 
 
-HttpsUrl = Annotated[
-    str,
-    Field(max_length=2048),
-    AfterValidator(nfc),
-    AfterValidator(_https_url),
-    WithJsonSchema({"type": "string", "format": "uri", "pattern": "^https://", "maxLength": 2048}),
-]
 Duration = Annotated[
     timedelta,
     BeforeValidator(_duration),
@@ -117,9 +111,6 @@ Keyword = Annotated[Line, Field(max_length=100)]
 # Episode and season numbers: feeds and JSON-LD print them, so they stay short.
 Ordinal = Annotated[int, Field(ge=1, lt=10**6)]
 Language = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")]
-PodcastGuid = Annotated[
-    str, Field(pattern=r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-]
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 Email = Annotated[str, Field(max_length=254, pattern=EMAIL), AfterValidator(nfc), AfterValidator(check_characters)]
 # Lax, so that the string the RFC 3339 check passes on is parsed: after a before-validator, strict mode
@@ -130,10 +121,6 @@ Published = Annotated[
     BeforeValidator(_rfc3339_text),
     AfterValidator(_four_digit_utc_year),
 ]
-
-
-class Contract(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class Audio(Contract):
@@ -159,6 +146,36 @@ class Episode(Contract):
     explicit: bool | None = None
     image: HttpsUrl | None = None
     keywords: Annotated[tuple[Keyword, ...], Field(max_length=50)] = ()
+    # v2
+    notes: Annotated[PlainText, Field(max_length=20_000, description="CommonMark")] | None = since_v2(None)
+    episode_type: EpisodeType = since_v2("full")
+    chapters: Chapters | None = since_v2(None)
+    persons: Persons | None = since_v2(None)
+    soundbites: Soundbites | None = since_v2(None)
+    location: Location | None = since_v2(None)
+    license: License | None = since_v2(None)
+    alternate_enclosures: AlternateEnclosures | None = since_v2(None)
+    block: bool = since_v2(False)
+
+    # Checks against the duration, which is validated before them since it is declared before them. When
+    # it is bad, they are skipped: there is nothing to measure against, and the duration is reported.
+    @field_validator("chapters", mode="after")
+    @classmethod
+    def _chapters_start_before_the_end(cls, chapters: Chapters | None, info: ValidationInfo) -> Chapters | None:
+        if chapters and (duration := info.data.get("duration")) and (faults := starts_past_the_end(chapters, duration)):
+            reject(faults)
+        return chapters
+
+    @field_validator("soundbites", mode="after")
+    @classmethod
+    def _soundbites_end_by_the_end(cls, soundbites: Soundbites | None, info: ValidationInfo) -> Soundbites | None:
+        if (
+            soundbites
+            and (duration := info.data.get("duration"))
+            and (faults := soundbites_past_the_end(soundbites, duration))
+        ):
+            reject(faults)
+        return soundbites
 
 
 class Owner(Contract):
@@ -181,6 +198,20 @@ class Show(Contract):
     overview: Annotated[PlainText, Field(max_length=4000)] | None = None
     guid: PodcastGuid | None = None
     locked: bool | None = None
+    # v2
+    persons: Persons | None = since_v2(None)
+    funding: Annotated[tuple[Funding, ...], Field(min_length=1, max_length=5)] | None = since_v2(None)
+    license: License | None = since_v2(None)
+    location: Location | None = since_v2(None)
+    medium: Medium = since_v2("podcast")
+    update_frequency: UpdateFrequency | None = since_v2(None)
+    txt: Annotated[tuple[Txt, ...], Field(min_length=1, max_length=10)] | None = since_v2(None)
+    podroll: Annotated[tuple[PodrollItem, ...], Field(min_length=1, max_length=50)] | None = since_v2(None)
+    type: ShowType = since_v2("episodic")
+    complete: bool = since_v2(False)
+    block: bool = since_v2(False)
+    new_feed_url: HttpsUrl | None = since_v2(None)
+    copyright: Annotated[Line, Field(max_length=500)] | None = since_v2(None)
 
 
 def parse_episode(body: bytes) -> Episode:
@@ -245,12 +276,13 @@ def problems(error: ValidationError) -> list[Problem]:
     """One `Problem` per pydantic error, named by its dotted field path.
 
     pydantic counts a list's length after dropping its invalid items, so `["Techology"]` would also be
-    "too short, not 0"; that count is left out when an item of the list is already reported.
+    "too short, not 0"; that count is left out when anything within the list is already reported, an
+    item or a field of one (`chapters.0.start`).
     """
     details = error.errors(include_url=False)
-    reported_items = {detail["loc"][:-1] for detail in details if detail["loc"]}
+    reported_within = {detail["loc"][:end] for detail in details for end in range(len(detail["loc"]))}
     return [
         Problem(".".join(str(part) for part in detail["loc"]) or DOCUMENT, detail["msg"].removeprefix("Value error, "))
         for detail in details
-        if not (detail["type"] == "too_short" and detail["loc"] in reported_items)
+        if not (detail["type"] == "too_short" and detail["loc"] in reported_within)
     ]

@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from podpages.contract.documents import CONTRACT_VERSION, Contract, Episode, Show
+from podpages.contract.documents import CONTRACT_VERSION, Episode, Show
+from podpages.contract.fields import Contract
 
 SCHEMAS: dict[str, type[Contract]] = {"episode.schema.json": Episode, "show.schema.json": Show}
 
