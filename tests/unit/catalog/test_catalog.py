@@ -160,3 +160,35 @@ def test_a_folder_read_in_one_pass_builds_what_folding_its_files_one_by_one_buil
     folded = {show: fold(Catalog(show=show), found, SETTINGS).after for show, found in changes.items()}
 
     assert example_folder().catalogs == folded
+
+
+def serial_show() -> dict:
+    return show_document("Serial", type="serial")
+
+
+def test_an_episode_without_a_number_is_refused_by_a_serial_show_naming_episode_number():
+    catalog = Catalog(show="s").apply(put_show("s", serial_show()), 1500)
+
+    with pytest.raises(ContractError) as caught:
+        catalog.apply(put_episode("s", "a", episode_document()), 1500)
+
+    assert [problem.field for problem in caught.value.problems] == ["episode_number"]
+
+
+def test_a_show_turning_serial_over_unnumbered_episodes_is_refused_naming_type():
+    catalog = Catalog(show="s").apply(put_episode("s", "a", episode_document()), 1500)
+
+    with pytest.raises(ContractError, match="'a'") as caught:
+        catalog.apply(put_show("s", serial_show()), 1500)
+
+    assert [problem.field for problem in caught.value.problems] == ["type"]
+
+
+def test_an_entry_keeps_its_notes_as_html_and_not_as_markdown():
+    catalog = Catalog(show="s").apply(
+        put_episode("s", "a", episode_document(notes="See [the docs](https://d.example).")), 1500
+    )
+
+    entry = catalog.entry("a")
+
+    assert (entry.episode.notes, entry.notes_html) == (None, '<p>See <a href="https://d.example">the docs</a>.</p>')

@@ -15,7 +15,10 @@ from pydantic import BaseModel, ConfigDict
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.catalog.nearby import nearby
 from podpages.catalog.sequencers import is_later
+from podpages.catalog.show_notes import notes_html
 from podpages.contract.documents import Episode, Show
+from podpages.contract.fields import since_v2
+from podpages.contract.serial import serial_problems
 from podpages.errors import ContractError, Problem
 from podpages.excerpt import excerpt
 
@@ -50,10 +53,11 @@ class CatalogEntry(BaseModel):
 
     slug: str
     guid: str
-    episode: Episode  # without its transcript
+    episode: Episode  # as `kept` leaves it
     excerpt: tuple[str, ...] = ()
     transcript: bool = False  # a transcript file is published beside the page
     sequencer: str | None = None
+    notes_html: str | None = since_v2(None)  # the show notes, rendered once when the upload was folded
 
     @property
     def title(self) -> str:
@@ -73,15 +77,21 @@ class CatalogEntry(BaseModel):
 
     @classmethod
     def of(cls, show: str, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "CatalogEntry":
-        """The entry an upload makes: its transcript leaves only an excerpt behind."""
+        """The entry an upload makes: its transcript leaves only an excerpt behind, its notes their HTML."""
         return cls(
             slug=slug,
             guid=episode.guid or default_episode_guid(show, slug),
-            episode=episode.model_copy(update={"transcript": None}),
+            episode=cls.kept(episode),
             excerpt=tuple(excerpt(episode.transcript, excerpt_chars)) if episode.transcript else (),
             transcript=episode.transcript is not None,
             sequencer=sequencer,
+            notes_html=notes_html(episode.notes) if episode.notes else None,
         )
+
+    @staticmethod
+    def kept(episode: Episode) -> Episode:
+        """The episode as the catalog keeps it: the long texts are published from what they leave."""
+        return episode.model_copy(update={"transcript": None, "notes": None})
 
     def content(self) -> "CatalogEntry":
         """The entry without its bookkeeping, to tell whether a page must change."""
@@ -153,6 +163,10 @@ class Catalog(BaseModel):
         no later than the state it would replace, or the removal of what is not there."""
         match change:
             case ShowPut(show=document, sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
+                if unnumbered := [entry.slug for entry in self.episodes if serial_problems(document, entry.episode)]:
+                    listed = ", ".join(repr(slug) for slug in unnumbered[:5]) + (" …" if len(unnumbered) > 5 else "")
+                    message = f"is serial, but {len(unnumbered)} published episodes have no episode_number: {listed}"
+                    raise ContractError([Problem("type", message)])
                 return self._replace(document=document, document_sequencer=sequencer)
             case ShowRemoved(sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
                 return self._replace(document=None, document_sequencer=None)
@@ -169,6 +183,8 @@ class Catalog(BaseModel):
         current = self.entry(slug)
         if current is not None and not is_later(sequencer, current.sequencer):
             return self
+        if problems := serial_problems(self.show_document, episode):
+            raise ContractError(problems)
         entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
         if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])

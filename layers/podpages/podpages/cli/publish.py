@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from podpages.catalog.changes import EpisodePut, ShowPut
-from podpages.catalog.model import Catalog
+from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.cli.progress import follow, progress_bar
 from podpages.cli.source_folder import metadata_files, read_change, upload_key
 from podpages.cli.targets import Target
@@ -128,7 +128,7 @@ def _published_check(target: Target, change: EpisodePut | ShowPut, sent_at: date
         if isinstance(change, ShowPut):
             return ("published", []) if catalog.document == change.show else None
         entry = catalog.entry(change.source.episode_slug)
-        published = entry is not None and entry.episode == change.episode.model_copy(update={"transcript": None})
+        published = entry is not None and entry.episode == CatalogEntry.kept(change.episode)
         return ("published", []) if published else None
 
     return check

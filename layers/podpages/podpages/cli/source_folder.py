@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from podpages.catalog.changes import Change, EpisodePut, ShowPut
-from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, guid_taken
-from podpages.contract.documents import parse_episode, parse_show
+from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, default_show, guid_taken
+from podpages.contract.documents import Show, parse_episode, parse_show
+from podpages.contract.serial import serial_problems
 from podpages.contract.source_keys import (
     EPISODES_PREFIX,
     MAX_DOCUMENT_BYTES,
@@ -64,12 +65,20 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
     folder = SourceFolder()
     changes: dict[str, list[Change]] = {}
     guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
+    documents: dict[str, Show] = {}
     files = [*sorted((root / "shows").glob("*.json")), *sorted((root / "episodes").glob("*/*.json"))]
     for path in files:
         try:
             change = read_change(path)
         except ContractError as error:
             folder.problems += [(path, problem) for problem in error.problems]
+            continue
+        if isinstance(change, ShowPut):
+            documents[change.source.show] = change.show
+        elif problems := serial_problems(
+            documents.get(change.source.show) or default_show(change.source.show), change.episode
+        ):
+            folder.problems += [(path, problem) for problem in problems]  # show documents are read first
             continue
         if isinstance(change, EpisodePut) and (problem := _guid_taken(change, guids)):
             folder.problems.append((path, problem))  # the first file in key order keeps it
