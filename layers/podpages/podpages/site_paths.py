@@ -13,6 +13,11 @@ def transcript(show: str, slug: str) -> str:
     return f"/{show}/{slug}/transcript.txt"
 
 
+def chapters(show: str, slug: str) -> str:
+    """The episode's chapters, in the podcast namespace's JSON chapters format."""
+    return f"/{show}/{slug}/chapters.json"
+
+
 def show_home(show: str) -> str:
     return f"/{show}/"
 
