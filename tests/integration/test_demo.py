@@ -57,7 +57,7 @@ def test_the_demo_publishes_the_examples_and_serves_them_as_cloudfront_would(dem
     feed = demo.get("/pytorch/feed.xml")
     missing = demo.get("/pytorch/no-such-episode/")[0]
 
-    assert "21 published, 0 unpublished, 0 rejected, 0 pending" in "\n".join(demo.output)
+    assert "25 published, 0 unpublished, 0 rejected, 0 pending" in "\n".join(demo.output)
     assert (status, no_slash, missing) == (200, 200, 404)
     assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Cache-Control"].startswith("public")
     assert headers["X-Content-Type-Options"] == "nosniff" and "default-src 'none'" in headers["Content-Security-Policy"]
@@ -202,7 +202,7 @@ def test_rebuild_of_a_deployed_stack_fans_out_over_its_queue_and_waits_for_it(de
     assert run.returncode == 0, run.stdout + run.stderr
     # Each show's pages, each show's listings, and the site's own files.
     # Other tests here add episodes of their own, so the page count is left open.
-    assert re.search(r"^rebuilt 5 requests for 2 shows \(\d+ episode pages and their listings\) in ", run.stdout)
+    assert re.search(r"^rebuilt 7 requests for 3 shows \(\d+ episode pages and their listings\) in ", run.stdout)
     assert _last_modified(demo, "pytorch/backend-flexibility-revolution/index.html") > before
     assert "message(s) from RebuildQueue" in "\n".join(demo.output)
 

@@ -66,7 +66,7 @@ CASES = {
     "http-nearby.json": ("NearbyFunction", given_the_examples_published, responds(200, JSON)),
     "http-nearby-html.json": ("NearbyFunction", given_the_examples_published, responds(200, HTML)),
     "http-nearby-unknown-episode.json": ("NearbyFunction", given_the_examples_published, responds(404, JSON)),
-    "cfn-update-site-rebuild.json": ("RebuildFunction", given_the_examples_published, rebuild_queued(5)),
+    "cfn-update-site-rebuild.json": ("RebuildFunction", given_the_examples_published, rebuild_queued(7)),
 }
 
 

@@ -25,7 +25,7 @@ def write(path, document):
 
 def test_validate_passes_the_examples(capsys):
     assert main(["validate", str(EXAMPLES)]) == 0
-    assert "21 checked, 21 valid, 0 invalid" in capsys.readouterr().err
+    assert "25 checked, 25 valid, 0 invalid" in capsys.readouterr().err
 
 
 def test_validate_prints_one_path_field_message_line_per_problem_and_exits_1(tmp_path, capsys):
@@ -68,8 +68,8 @@ def test_render_writes_the_whole_site(source, tmp_path, capsys):
     assert {"pytorch/2025/index.html", "pytorch/2026/index.html", "kernel-notes/2026/index.html"} <= written
     assert "pytorch/backend-flexibility-revolution/transcript.txt" in written
     assert "pytorch/cleanup-and-optimization-day/transcript.txt" not in written  # it has none
-    assert len([key for key in written if key.endswith("/index.html")]) == 19 + 2 + 3  # episodes, shows, years
-    assert "[3/3] site files" in capsys.readouterr().err
+    assert len([key for key in written if key.endswith("/index.html")]) == 22 + 3 + 4  # episodes, shows, years
+    assert "[4/4] site files" in capsys.readouterr().err
 
 
 def test_render_publishes_the_good_files_and_names_the_bad(source, tmp_path, capsys):
