@@ -249,3 +249,25 @@ def test_a_message_that_is_not_a_notification_is_consumed_not_retried(stack):
     stack.sqs.send_message(QueueUrl=stack.queue_url, MessageBody="not a notification")
 
     assert stack.deliver().failed == []
+
+
+def test_chapters_files_are_published_replaced_and_removed_with_their_episodes(stack, tmp_path):
+    radio = EXAMPLES / "episodes" / "release-radio"
+    stack.upload("shows/release-radio.json", EXAMPLES / "shows" / "release-radio.json")
+    for path in sorted(radio.glob("*.json")):
+        stack.upload(f"episodes/release-radio/{path.name}", path)
+    stack.deliver()
+    site = stack.site_objects()
+    assert site == stack.from_scratch(tmp_path / "published")
+    assert site["release-radio/compiler-caches-explained/chapters.json"][1] == "application/json+chapters"
+    assert "release-radio/trailer/chapters.json" not in site  # it has no chapters
+
+    document = json.loads((radio / "compiler-caches-explained.json").read_text())
+    del document["chapters"]
+    stack.upload("episodes/release-radio/compiler-caches-explained.json", json.dumps(document))
+    stack.remove("episodes/release-radio/bonus-listener-questions.json")
+    stack.deliver()
+
+    keys = stack.keys(stack.site, "release-radio/")
+    assert not {key for key in keys if key.endswith("chapters.json")}
+    assert stack.site_objects() == stack.from_scratch(tmp_path / "changed")

@@ -16,6 +16,7 @@ class Refresh:
     episodes: set[str] = field(default_factory=set)  # pages to render, or to delete where the episode is gone
     years: set[int] = field(default_factory=set)  # archive pages, likewise
     transcripts: dict[str, str | None] = field(default_factory=dict)  # full text to publish, or None to delete
+    chapters: set[str] = field(default_factory=set)  # chapters files to write, or to delete where they are gone
     listings: bool = False  # the show's feed, page and sitemap
     # With listings: the most sitemap parts the site may hold for the show, so that those past
     # the catalog's own, left by a show that has shrunk, are deleted.
@@ -25,12 +26,13 @@ class Refresh:
         self.episodes |= other.episodes
         self.years |= other.years
         self.transcripts |= other.transcripts
+        self.chapters |= other.chapters
         self.listings |= other.listings
         self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
         return self
 
     def __bool__(self) -> bool:
-        return bool(self.episodes or self.years or self.transcripts or self.listings)
+        return bool(self.episodes or self.years or self.transcripts or self.chapters or self.listings)
 
 
 def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
@@ -39,9 +41,17 @@ def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
         episodes={entry.slug for entry in catalog.episodes},
         years=set(catalog.years()),
         transcripts=dict(transcripts),
+        chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
         listings=not catalog.is_empty,
         sitemap_parts=sitemap_parts(catalog),
     )
+
+
+def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
+    """The named episodes' pages, and the chapters files of those that have chapters: what a rebuild
+    renders again after a deploy changed how they are rendered."""
+    chapters = {slug for slug in slugs if (entry := catalog.entry(slug)) and entry.episode.chapters}
+    return Refresh(episodes=set(slugs), chapters=chapters)
 
 
 def all_listings(catalog: Catalog) -> Refresh:
@@ -52,14 +62,16 @@ def all_listings(catalog: Catalog) -> Refresh:
 def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
     parts = max(sitemap_parts(old), sitemap_parts(new))
+    changed = {slug for slug in _slugs(old) | _slugs(new) if _differs(old.entry(slug), new.entry(slug))}
+    chapters = {slug for slug in changed if _chapters_differ(old.entry(slug), new.entry(slug))}
     if old.show_document != new.show_document:
         return Refresh(
             episodes={entry.slug for entry in (*old.episodes, *new.episodes)},
             years={*old.years(), *new.years()},
+            chapters=chapters,
             listings=True,
             sitemap_parts=parts,
         )
-    changed = {slug for slug in _slugs(old) | _slugs(new) if _differs(old.entry(slug), new.entry(slug))}
     pages = set(changed)
     for slug in changed:
         for catalog in (old, new):
@@ -69,7 +81,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
                 if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
-    return Refresh(episodes=pages, years=years, listings=bool(changed), sitemap_parts=parts)
+    return Refresh(episodes=pages, years=years, chapters=chapters, listings=bool(changed), sitemap_parts=parts)
 
 
 def _slugs(catalog: Catalog) -> set[str]:
@@ -81,6 +93,12 @@ def _differs(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
     if old is new:
         return False
     return old is None or new is None or old.content() != new.content()
+
+
+def _chapters_differ(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
+    """Whether the episode's chapters file must be written or deleted. A removed episode's goes with
+    its page, so only an episode still published counts."""
+    return new is not None and (old.episode.chapters if old else None) != new.episode.chapters
 
 
 def _within(catalog: Catalog, slug: str, distance: int) -> list[str]:

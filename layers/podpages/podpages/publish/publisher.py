@@ -16,7 +16,7 @@ from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
-from podpages.catalog.staleness import Refresh, all_listings
+from podpages.catalog.staleness import Refresh, all_listings, pages_again
 from podpages.contract.documents import parse_episode, parse_show
 from podpages.contract.source_keys import Kind, is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
@@ -203,7 +203,7 @@ class Publisher:
         with self.lease(self.source, request.show):
             catalog, _etag = self.read_catalog(request.show)
             # An episode since removed has its page deleted, as the publish that removed it did.
-            self.write(page_plan(catalog, Refresh(episodes=set(request.episodes)), self.settings))
+            self.write(page_plan(catalog, pages_again(catalog, set(request.episodes)), self.settings))
             if request.listings:
                 self.write_listings(catalog, all_listings(catalog))
                 self.keep_indexed(catalog)

@@ -7,6 +7,7 @@ from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh
 from podpages.render import pages, site_objects, sitemaps
+from podpages.render.chapters_file import chapters_file
 from podpages.render.feed import feed
 from podpages.render.site_objects import Plan, SiteObject
 from podpages.settings import Settings
@@ -22,7 +23,7 @@ def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
 
 
 def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """Episode pages and transcripts: what a publish writes before it commits the catalog."""
+    """Episode pages, transcripts and chapters: what a publish writes before it commits the catalog."""
     plan = Plan()
     show = catalog.show
     for slug in sorted(refresh.episodes):
@@ -32,6 +33,7 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
             plan.deletes += [
                 site_paths.object_key(site_paths.episode(show, slug)),
                 site_paths.object_key(site_paths.transcript(show, slug)),
+                site_paths.object_key(site_paths.chapters(show, slug)),
             ]
     for slug, text in sorted(refresh.transcripts.items()):
         path = site_paths.transcript(show, slug)
@@ -39,6 +41,12 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
             plan.deletes.append(site_paths.object_key(path))
         else:
             plan.puts.append(site_objects.plain_text(path, text))
+    for slug in sorted(refresh.chapters):
+        entry = catalog.entry(slug)
+        if entry and entry.episode.chapters:
+            plan.puts.append(chapters_file(show, entry))
+        elif entry:  # a removed episode's chapters went with its page, above
+            plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))
     return plan
 
 

@@ -41,6 +41,11 @@ def plain_text(path: str, text: str, cache_control: str = PAGE_CACHE) -> SiteObj
     return SiteObject(site_paths.object_key(path), text.encode(), "text/plain; charset=utf-8", cache_control)
 
 
+def json_chapters(path: str, text: str) -> SiteObject:
+    """A JSON chapters file, served with the media type the format asks for."""
+    return SiteObject(site_paths.object_key(path), text.encode(), "application/json+chapters", PAGE_CACHE)
+
+
 def rss(path: str, body: bytes) -> SiteObject:
     return SiteObject(site_paths.object_key(path), body, "application/rss+xml; charset=utf-8", FEED_CACHE)
 
