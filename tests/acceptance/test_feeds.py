@@ -15,10 +15,8 @@ from podpages.cli.source_folder import metadata_files, read_source_folder
 from podpages.durations import total_seconds
 from podpages.render.feed import podcast_guid
 from podpages.settings import Settings
-from support.feeds import NS, RFC_2822
+from support.feeds import APPLE_CHANNEL, APPLE_ITEM, NS, RFC_2822
 
-APPLE_CHANNEL = ["title", "description", "language", "itunes:image/@href", "itunes:category/@text", "itunes:explicit"]
-APPLE_ITEM = ["title", "enclosure/@url", "enclosure/@length", "enclosure/@type", "guid"]
 PSP1_CHANNEL = ["atom:link[@rel='self']/@href", "link", "podcast:guid", "itunes:author"]
 
 

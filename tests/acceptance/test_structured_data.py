@@ -39,6 +39,22 @@ def test_every_episode_page_describes_a_podcast_episode(site):
             assert episode["partOfSeries"]["url"] == site.url + site_paths.show_home(catalog.show)
 
 
+def test_chapters_and_people_reach_crawlers_as_clips_and_persons(site):
+    for catalog in site.catalogs:
+        for entry in catalog.episodes:
+            path = site_paths.episode(catalog.show, entry.slug)
+            episode = extract(site, path)[0]["PodcastEpisode"]
+            persons = entry.episode.persons or catalog.show_document.persons or ()
+
+            clips = episode.get("hasPart", [])
+            assert [clip["name"] for clip in clips] == [chapter.title for chapter in entry.episode.chapters or ()]
+            assert [clip["url"] for clip in clips] == [
+                f"{site.url}{path}#chapter-{n}" for n in range(1, len(clips) + 1)
+            ]
+            credited = episode.get("actor", []) + episode.get("contributor", [])
+            assert sorted(person["name"] for person in credited) == sorted(person.name for person in persons), path
+
+
 def test_every_show_page_describes_a_podcast_series(site):
     for catalog in site.catalogs:
         path = site_paths.show_home(catalog.show)

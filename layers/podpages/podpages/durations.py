@@ -47,3 +47,17 @@ def human_duration(duration: timedelta) -> str:
     minutes, seconds = divmod(rest, 60)
     parts = [f"{value} {unit}" for value, unit in ((hours, "h"), (minutes, "min"), (seconds, "s")) if value]
     return " ".join(parts) or "0 s"
+
+
+def clock(seconds: float, with_hours: bool = False) -> str:
+    """A moment in the audio as players show it, in whole seconds: `0:00`, `12:05`, `1:02:03`; with
+    hours, `0:01:35`, so that a list of moments in a long episode shares one form."""
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, whole = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{whole:02d}" if hours or with_hours else f"{minutes}:{whole:02d}"
+
+
+def offset_duration(seconds: float) -> str:
+    """A moment in the audio as the duration string `<time datetime>` takes, in seconds only:
+    `PT725S`, `PT610.5S`. HTML allows at most three decimals, so finer starts are rounded."""
+    return "PT" + f"{seconds:.3f}".rstrip("0").removesuffix(".") + "S"

@@ -7,8 +7,11 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from podpages.durations import human_duration, iso_duration
+from podpages.durations import clock, human_duration, iso_duration, offset_duration
 from podpages.moments import calendar_date, rfc3339
+
+# A file's size in the decimal units podcast apps print, the largest that leaves a number below 1000.
+SIZE_UNITS = ("B", "kB", "MB", "GB", "TB")
 
 # The repository keeps templates/ at its top; the package links it in as podpages/templates,
 # and the wheel and the layer carry the files themselves.
@@ -30,8 +33,20 @@ def environment() -> Environment:
         calendar_date=calendar_date,
         human_duration=human_duration,
         iso_duration=iso_duration,
+        offset_duration=offset_duration,
+        clock=clock,
+        file_size=file_size,
     )
     return env
+
+
+def file_size(length: int) -> str:
+    """Bytes for people: `950 B`, `20.2 MB`, `81 MB`."""
+    size, unit = float(length), 0
+    while round(size, 1) >= 1000 and unit < len(SIZE_UNITS) - 1:
+        size /= 1000
+        unit += 1
+    return f"{size:.1f}".removesuffix(".0") + " " + SIZE_UNITS[unit]
 
 
 def render(template: str, **context: Any) -> str:

@@ -101,3 +101,13 @@ def test_twenty_thousand_characters_of_one_construct_render_safely_and_quickly(m
 
     assert all(element.tag in ALLOWED_TAGS | {"div"} for element in elements(rendered))
     assert seconds < 5  # a guard against a runaway parse, far above the few ms it takes
+
+
+def test_notes_that_open_below_their_top_level_still_give_an_outline_without_gaps():
+    rendered = notes_html("## First\n\ntext\n\n## Second\n\n# Main\n\n## Under main")
+
+    assert [element.tag for element in elements(rendered) if element.tag.startswith("h")] == ["h3", "h3", "h3", "h4"]
+
+
+def test_notes_of_one_heading_level_give_h3s():
+    assert [element.tag for element in elements(notes_html("## One\n\n## Two"))][1:] == ["h3", "h3"]

@@ -1,15 +1,31 @@
-"""The show's RSS feed, as podcast apps and Apple read it, built with feedgen."""
+"""The show's RSS feed, as podcast apps and Apple read it, built with feedgen.
+
+Every tag that contract v2 added is written only when its field is set, so a v1 show's feed keeps its
+bytes; the tags feedgen lacks come through the extensions of `feed_extensions`.
+"""
 
 import uuid
 
+from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
+from feedgen.util import formatRFC2822
 
 from podpages import site_paths
-from podpages.catalog.model import Catalog
+from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract import apple_categories
+from podpages.contract.documents import Show
 from podpages.durations import total_seconds
 from podpages.render import site_objects
-from podpages.render.feed_extensions import AppleEntryExtension, AppleExtension, PodcastEntryExtension, PodcastExtension
+from podpages.render.feed_content import content_encoded
+from podpages.render.feed_extensions import (
+    AppleEntryExtension,
+    AppleExtension,
+    PodcastEntryExtension,
+    PodcastExtension,
+    SimpleChaptersEntryExtension,
+    SimpleChaptersExtension,
+)
+from podpages.render.feed_podcast_namespace import Trailer
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
 
@@ -22,66 +38,114 @@ def podcast_guid(feed_url: str) -> str:
 
 
 def feed(catalog: Catalog, settings: Settings) -> SiteObject:
-    show = catalog.show_document
     path = site_paths.feed(catalog.show)
-    feed_url = settings.site_url + path
-    show_url = settings.site_url + site_paths.show_home(catalog.show)
-    image = show.image or settings.site_url + site_paths.DEFAULT_COVER
     episodes = catalog.newest(settings.feed_max_items)
+    fg = _feed_generator()
+    _describe_show(fg, catalog, settings)
+    if episodes:
+        fg.lastBuildDate(episodes[0].published)
+        fg.pubDate(episodes[0].published)
+        fg.apple.dated = True
+    for entry in episodes:
+        _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)
+    return site_objects.rss(path, fg.rss_str(pretty=True))
 
+
+def _feed_generator() -> FeedGenerator:
+    """feedgen with our extensions, in the order their tags appear in the channel and in each item."""
     fg = FeedGenerator()
     fg.load_extension("podcast")
     fg.register_extension("podcastindex", PodcastExtension, PodcastEntryExtension)
     fg.register_extension("apple", AppleExtension, AppleEntryExtension)
+    fg.register_extension("psc", SimpleChaptersExtension, SimpleChaptersEntryExtension)
+    return fg
+
+
+def _describe_show(fg: FeedGenerator, catalog: Catalog, settings: Settings) -> None:
+    show = catalog.show_document
+    feed_url = settings.site_url + site_paths.feed(catalog.show)
+    show_url = settings.site_url + site_paths.show_home(catalog.show)
+    image = show.image or settings.site_url + site_paths.DEFAULT_COVER
     fg.title(show.title)
     fg.description(show.description)
     fg.language(show.language)
+    if show.copyright:
+        fg.copyright(show.copyright)
     fg.generator("podpages")
     fg.image(url=image, title=show.title, link=show_url)
     fg.link(href=feed_url, rel="self", type="application/rss+xml")
     fg.link(href=show.link or show_url, rel="alternate")  # the channel <link> is the last one set
-    fg.podcast.itunes_author(show.author)
     # feedgen takes only .jpg and .png artwork for itunes:image; other artwork stays on the page and in
     # the RSS <image>, and Apple's required tag names the default cover instead.
-    fg.podcast.itunes_image(image if _itunes_artwork(image) else settings.site_url + site_paths.DEFAULT_COVER)
-    fg.podcast.itunes_type("episodic")
+    artwork = image if _itunes_artwork(image) else settings.site_url + site_paths.DEFAULT_COVER
+    _describe_show_for_apple(fg, show, artwork)
+    fg.podcastindex.guid = show.guid or podcast_guid(feed_url)
+    fg.podcastindex.locked = show.locked
+    fg.podcastindex.locked_owner = show.owner.email if show.owner else None
+    fg.podcastindex.show = show
+    fg.podcastindex.trailers = _trailers(catalog)
+
+
+def _describe_show_for_apple(fg: FeedGenerator, show: Show, artwork: str) -> None:
+    fg.podcast.itunes_author(show.author)
+    fg.podcast.itunes_image(artwork)
+    fg.podcast.itunes_type(show.type)
     for name in show.categories:
         category, subcategory = apple_categories.place(name)
         fg.podcast.itunes_category({"cat": category, "sub": subcategory} if subcategory else {"cat": category})
     if show.owner:
         fg.podcast.itunes_owner(name=show.owner.name, email=show.owner.email)
+    if show.new_feed_url:
+        fg.podcast.itunes_new_feed_url(show.new_feed_url)
     fg.apple.explicit = show.explicit
-    fg.podcastindex.guid = show.guid or podcast_guid(feed_url)
-    fg.podcastindex.locked = show.locked
-    fg.podcastindex.locked_owner = show.owner.email if show.owner else None
-    if episodes:
-        fg.lastBuildDate(episodes[0].published)
-        fg.pubDate(episodes[0].published)
-        fg.apple.dated = True
+    fg.apple.block = show.block
+    fg.apple.complete = show.complete
 
-    for entry in episodes:
-        episode = entry.episode
-        item = fg.add_entry(order="append")
-        item.title(episode.title)
-        item.guid(entry.guid, permalink=False)
-        item.link(href=settings.site_url + site_paths.episode(catalog.show, entry.slug))
-        item.description(episode.summary)
-        item.enclosure(url=episode.audio.url, length=str(episode.audio.length), type=episode.audio.type)
-        item.pubDate(entry.published)
-        item.podcast.itunes_duration(total_seconds(episode.duration))
-        item.podcast.itunes_episode_type("full")
-        if episode.episode_number:
-            item.podcast.itunes_episode(episode.episode_number)
-        if episode.season:
-            item.podcast.itunes_season(episode.season)
-        if episode.image and _itunes_artwork(episode.image):
-            item.podcast.itunes_image(episode.image)
-        item.apple.explicit = show.explicit if episode.explicit is None else episode.explicit
-        if entry.transcript:
-            transcript_url = settings.site_url + site_paths.transcript(catalog.show, entry.slug)
-            item.podcastindex.transcripts.append((transcript_url, "text/plain"))
 
-    return site_objects.rss(path, fg.rss_str(pretty=True))
+def _trailers(catalog: Catalog) -> list[Trailer]:
+    """Every trailer of the show, newest first, whether or not the feed still lists it as an item:
+    apps offer `podcast:trailer` as the show's preview."""
+    return [
+        Trailer(
+            title=entry.episode.title,
+            pubdate=formatRFC2822(entry.published),
+            url=entry.episode.audio.url,
+            length=entry.episode.audio.length,
+            type=entry.episode.audio.type,
+            season=entry.episode.season,
+        )
+        for entry in reversed(catalog.episodes)
+        if entry.episode.episode_type == "trailer"
+    ]
+
+
+def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, settings: Settings) -> None:
+    episode = entry.episode
+    item.title(episode.title)
+    item.guid(entry.guid, permalink=False)
+    item.link(href=settings.site_url + site_paths.episode(catalog.show, entry.slug))
+    item.description(episode.summary)  # plain text; the HTML goes to content:encoded
+    if content := content_encoded(entry.notes_html, episode.chapters, episode.duration):
+        item.content(content)
+    item.enclosure(url=episode.audio.url, length=str(episode.audio.length), type=episode.audio.type)
+    item.pubDate(entry.published)
+    item.podcast.itunes_duration(total_seconds(episode.duration))
+    item.podcast.itunes_episode_type(episode.episode_type)
+    if episode.episode_number:
+        item.podcast.itunes_episode(episode.episode_number)
+    if episode.season:
+        item.podcast.itunes_season(episode.season)
+    if episode.image and _itunes_artwork(episode.image):
+        item.podcast.itunes_image(episode.image)
+    item.apple.explicit = catalog.show_document.explicit if episode.explicit is None else episode.explicit
+    item.apple.block = episode.block
+    if entry.transcript:
+        transcript_url = settings.site_url + site_paths.transcript(catalog.show, entry.slug)
+        item.podcastindex.transcripts.append((transcript_url, "text/plain"))
+    item.podcastindex.episode = episode
+    if episode.chapters:
+        item.podcastindex.chapters_url = settings.site_url + site_paths.chapters(catalog.show, entry.slug)
+        item.psc.chapters = episode.chapters
 
 
 def _itunes_artwork(url: str) -> bool:

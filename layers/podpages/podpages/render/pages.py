@@ -35,6 +35,8 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         description=meta_description(entry.episode.summary),
         image=entry.episode.image or catalog.show_document.image,
         excerpt_note=EXCERPT_NOTE,
+        notes=entry.notes_html,
+        chapter_anchor=structured_data.chapter_anchor,
         nearby_section=nearby_section(
             catalog.show, catalog.show_document.title, catalog.nearby(slug, settings.nearby_count), settings.site_url
         ),
