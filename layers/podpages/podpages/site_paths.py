@@ -13,6 +13,16 @@ def transcript(show: str, slug: str) -> str:
     return f"/{show}/{slug}/transcript.txt"
 
 
+def transcript_page(show: str, slug: str) -> str:
+    """The full transcript as a page, for an episode whose transcript came as a companion file."""
+    return f"/{show}/{slug}/transcript/"
+
+
+def transcript_file(show: str, slug: str, extension: str) -> str:
+    """The transcript in one format: `vtt`, `srt`, `json` (the podcast namespace's) or `txt`."""
+    return f"/{show}/{slug}/transcript.{extension}"
+
+
 def chapters(show: str, slug: str) -> str:
     """The episode's chapters, in the podcast namespace's JSON chapters format."""
     return f"/{show}/{slug}/chapters.json"
