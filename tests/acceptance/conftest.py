@@ -89,6 +89,15 @@ class PublishedSite:
     def show_paths(self) -> list[str]:
         return [site_paths.show_home(catalog.show) for catalog in self.catalogs]
 
+    def transcript_paths(self) -> list[str]:
+        """The pages of companion transcripts."""
+        return [
+            site_paths.transcript_page(c.show, entry.slug)
+            for c in self.catalogs
+            for entry in c.episodes
+            if c.companion(entry.slug)
+        ]
+
     def archive_paths(self) -> list[str]:
         return [site_paths.archive(catalog.show, year) for catalog in self.catalogs for year in catalog.years()]
 

@@ -6,6 +6,7 @@ from lxml import html
 
 MAX_PAGE_BYTES = 20 * 1024
 MAX_V2_PAGE_BYTES = 30 * 1024
+MAX_TRANSCRIPT_PAGE_BYTES = 1_000_000  # a three-hour transcript stays below it (tests/unit/render)
 
 
 def uses_v2(site, path: str) -> bool:
@@ -23,8 +24,14 @@ def test_every_episode_page_is_at_most_20_kb_or_30_kb_with_v2_fields(site):
     assert {path: size for path, size in sizes.items() if size > budgets[path]} == {}
 
 
+def test_every_transcript_page_is_under_a_megabyte(site):
+    sizes = {path: len(site.page(path)) for path in site.transcript_paths()}
+
+    assert sizes and {path: size for path, size in sizes.items() if size >= MAX_TRANSCRIPT_PAGE_BYTES} == {}
+
+
 def test_no_page_carries_javascript(site):
-    for path in site.episode_paths() + site.show_paths() + site.archive_paths():
+    for path in site.episode_paths() + site.show_paths() + site.archive_paths() + site.transcript_paths():
         tree = html.fromstring(site.page(path))
 
         assert tree.xpath("//script/@type") == ["application/ld+json"] * len(tree.xpath("//script")), path

@@ -11,7 +11,7 @@ import pytest
 from lxml import etree
 
 from podpages import site_paths
-from podpages.cli.source_folder import metadata_files, read_source_folder
+from podpages.cli.source_folder import read_source_folder, upload_files
 from podpages.durations import total_seconds
 from podpages.render.feed import podcast_guid
 from podpages.settings import Settings
@@ -68,16 +68,28 @@ def test_dates_durations_and_transcripts_follow_each_episode(site, feeds):
             assert RFC_2822.match(published), published
             assert email.utils.parsedate_to_datetime(published) == entry.published.replace(microsecond=0)
             assert item.xpath("itunes:duration/text()", namespaces=NS) == [str(total_seconds(entry.episode.duration))]
-            transcripts = item.xpath("podcast:transcript/@url", namespaces=NS)
-            expected = [site.url + site_paths.transcript(catalog.show, entry.slug)] if entry.transcript else []
-            assert transcripts == expected, entry.slug
-            if transcripts:
-                assert site.get(site_paths.transcript(catalog.show, entry.slug))[0] == 200
+            transcripts = item.xpath("podcast:transcript", namespaces=NS)
+            assert [link.get("url") for link in transcripts] == expected_transcripts(site, catalog, entry), entry.slug
+            for link in transcripts:
+                status, headers, _body = site.get(link.get("url").removeprefix(site.url))
+                assert status == 200 and headers["Content-Type"].startswith(link.get("type")), link.get("url")
+                assert link.get("rel") == ("captions" if link.get("type") in CAPTIONS else None)
+
+
+CAPTIONS = ("text/vtt", "application/x-subrip")  # the timed formats players show as captions
+
+
+def expected_transcripts(site, catalog, entry) -> list[str]:
+    """A companion's four formats and its page, or the JSON's text alone, or nothing."""
+    if catalog.companion(entry.slug):
+        files = [site_paths.transcript_file(catalog.show, entry.slug, ext) for ext in ("vtt", "srt", "json", "txt")]
+        return [site.url + path for path in [*files, site_paths.transcript_page(catalog.show, entry.slug)]]
+    return [site.url + site_paths.transcript(catalog.show, entry.slug)] if entry.transcript else []
 
 
 def test_guids_are_unique_and_stable_across_re_uploads_and_a_from_scratch_render(site, feeds, tmp_path):
     before = {show: channel_of(body).xpath("item/guid/text()") for show, body in feeds.items()}
-    uploads = [str(path) for path in metadata_files([site.catalogue])]
+    uploads = [str(path) for path in upload_files([site.catalogue])]
 
     republished = subprocess.run(
         [sys.executable, "-m", "podpages.cli.main", "publish", *uploads, "--endpoint-url", site.demo.endpoint],

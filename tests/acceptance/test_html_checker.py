@@ -37,11 +37,12 @@ def tricky_catalog() -> Catalog:
 def pages(site, tmp_path_factory) -> dict[str, list]:
     """The files to check, by page type."""
     folder = tmp_path_factory.mktemp("pages")
-    found: dict[str, list] = {"episode": [], "show": [], "archive": [], "fragment": [], "hostile": []}
+    found: dict[str, list] = {"episode": [], "show": [], "archive": [], "transcript": [], "fragment": [], "hostile": []}
     for kind, paths in (
         ("episode", site.episode_paths()),
         ("show", site.show_paths()),
         ("archive", site.archive_paths()),
+        ("transcript", site.transcript_paths()),
     ):
         for path in paths:
             file = folder / "served" / path.strip("/") / "index.html"
@@ -67,7 +68,7 @@ def pages(site, tmp_path_factory) -> dict[str, list]:
 
 
 def test_every_page_type_passes_the_nu_html_checker(vnu, pages):
-    assert all(pages[kind] for kind in ("episode", "show", "archive", "fragment")), {
+    assert all(pages[kind] for kind in ("episode", "show", "archive", "transcript", "fragment")), {
         k: len(v) for k, v in pages.items()
     }
     files = [str(file) for files in pages.values() for file in files]

@@ -1,5 +1,5 @@
 """Lighthouse 12.2.3 in Debian's Chromium, over HTTP from the local stack: an episode page, the episode
-page that uses the most of contract v2 (chapters, people, notes), a show page and an archive page
+page that uses the most of contract v2 (chapters, people, notes), a transcript page, a show page and an archive page
 each score 100 for SEO, Accessibility and Best Practices, and the episode pages ask the network for
 nothing beyond their audio and image."""
 
@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 CATEGORIES = ("seo", "accessibility", "best-practices")
-KINDS = ("episode", "v2 episode", "show", "archive")
+KINDS = ("episode", "v2 episode", "transcript", "show", "archive")
 
 
 @pytest.fixture(scope="module")
@@ -19,6 +19,7 @@ def reports(site, lighthouse, tmp_path_factory) -> dict[str, tuple[str, dict]]:
     first = {
         "episode": site.episode_paths()[0],
         "v2 episode": richest_episode(site),
+        "transcript": site.transcript_paths()[0],
         "show": site.show_paths()[0],
         "archive": site.archive_paths()[0],
     }

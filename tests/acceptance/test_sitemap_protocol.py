@@ -66,5 +66,7 @@ def test_every_page_is_listed_once_with_a_lastmod_from_its_inputs(site, schemas)
             expected[site.url + site_paths.archive(catalog.show, year)] = rfc3339(catalog.in_year(year)[0].published)
         for entry in catalog.episodes:
             expected[site.url + site_paths.episode(catalog.show, entry.slug)] = rfc3339(entry.published)
+            if catalog.companion(entry.slug):
+                expected[site.url + site_paths.transcript_page(catalog.show, entry.slug)] = rfc3339(entry.published)
     assert len(listed) == len(dict(listed)), "a page is listed twice"
     assert dict(listed) == expected

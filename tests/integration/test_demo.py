@@ -57,7 +57,7 @@ def test_the_demo_publishes_the_examples_and_serves_them_as_cloudfront_would(dem
     feed = demo.get("/pytorch/feed.xml")
     missing = demo.get("/pytorch/no-such-episode/")[0]
 
-    assert "25 published, 0 unpublished, 0 rejected, 0 pending" in "\n".join(demo.output)
+    assert "27 published, 0 unpublished, 0 rejected, 0 pending" in "\n".join(demo.output)
     assert (status, no_slash, missing) == (200, 200, 404)
     assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Cache-Control"].startswith("public")
     assert headers["X-Content-Type-Options"] == "nosniff" and "default-src 'none'" in headers["Content-Security-Policy"]

@@ -1,5 +1,6 @@
-"""Event order under pressure: any delivery order, duplicates, a lost commit race and a failing show
-in a batch all end with the site a from-scratch render of the final uploads would build."""
+"""Event order under pressure: any delivery order, duplicates (of episodes, shows and companion
+transcripts), a lost commit race and a failing show in a batch all end with the site a from-scratch
+render of the final uploads would build."""
 
 import json
 import random
@@ -38,7 +39,11 @@ def deliver_while_puts_fail(stack, render_function, fail):
 
 
 def content(catalog: Catalog):
-    return catalog.document, [entry.content() for entry in catalog.episodes]
+    return (
+        catalog.document,
+        [entry.content() for entry in catalog.episodes],
+        [companion.content() for companion in catalog.companions],
+    )
 
 
 @pytest.mark.parametrize("seed", [7, 2026])
@@ -57,10 +62,18 @@ def test_any_delivery_order_with_duplicates_converges_to_the_from_scratch_site(s
             key = f"shows/{show}.json"
             stack.upload(key, json.dumps(show_document(f"Show {show} v{step}")))
             events.append(notification(key, f"{sequencer:X}"))
-        elif roll < 0.3:
+        elif roll < 0.25:
             key = f"episodes/{show}/{rng.choice(slugs)}.json"
             stack.remove(key)
             events.append(notification(key, f"{sequencer:X}", removed=True))
+        elif roll < 0.4:  # a companion transcript, put or taken back
+            key = f"episodes/{show}/{rng.choice(slugs)}.{rng.choice(['vtt', 'srt'])}"
+            removed = rng.random() < 0.3
+            if removed:
+                stack.remove(key)
+            else:
+                stack.upload(key, companion(key, step))
+            events.append(notification(key, f"{sequencer:X}", removed=removed))
         else:
             key = f"episodes/{show}/{rng.choice(slugs)}.json"
             published = f"2026-0{rng.randint(1, 3)}-{rng.randint(10, 12)}T10:00:00Z"  # ties on purpose
@@ -80,8 +93,15 @@ def test_any_delivery_order_with_duplicates_converges_to_the_from_scratch_site(s
     expected = read_source_folder(tmp_path, stack.settings).catalogs
     actual = catalogs_in_bucket(stack)
     assert {show: content(catalog) for show, catalog in actual.items()} == {
-        show: content(catalog) for show, catalog in expected.items() if not catalog.is_empty
+        show: content(catalog) for show, catalog in expected.items() if not catalog.keeps_nothing
     }
+
+
+def companion(key: str, step: int) -> str:
+    """A companion transcript that says when it was written, in the format its key names."""
+    if key.endswith(".vtt"):
+        return f"WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Host {step}>Written at step {step}.\n"
+    return f"1\n00:00:01,000 --> 00:00:03,000\nWritten at step {step}.\n"
 
 
 def test_a_lost_commit_race_folds_again_and_loses_neither_publish(stack, tmp_path, render_function, local_aws):

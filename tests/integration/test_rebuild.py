@@ -21,7 +21,7 @@ from support.lambda_context import LambdaContext
 from support.paths import EXAMPLES, ROOT
 from support.queue import deliver
 
-SHOWS = ["kernel-notes", "pytorch"]
+SHOWS = ["kernel-notes", "pytorch", "release-radio"]
 MARK = '<meta name="generator" content="podpages, rebuilt">'
 PAGE = "pytorch/backend-flexibility-revolution/index.html"
 
@@ -72,9 +72,9 @@ def test_after_a_template_change_a_rebuild_of_two_shows_equals_podpages_render(
     summary = rebuild(local_target(local_aws.endpoint), SHOWS, wait=0, progress=False)
     delivery = work_through_rebuilds(published)
 
-    # One request per show for its 3 and 16 pages, one for each show's listings.
-    assert (summary.shows, summary.pages, summary.requests) == (2, 19, 4)
-    assert (delivery.invocations, delivery.failed, delivery.errors) == (4, [], [])
+    # One request per show for its 3, 16 and 3 pages, one for each show's listings.
+    assert (summary.shows, summary.pages, summary.requests) == (3, 22, 6)
+    assert (delivery.invocations, delivery.failed, delivery.errors) == (6, [], [])
     assert published.site_objects() == expected
     assert published.keys(published.source, "locks/") == set()
 
@@ -88,8 +88,9 @@ def test_a_large_show_is_rebuilt_in_requests_of_a_bounded_size(published, change
     )
     delivery = work_through_rebuilds(published)
 
-    # kernel-notes: 3 pages in 1 request; pytorch: 16 in 4; a listings request each; the site's files.
-    assert sent == delivery.invocations == 1 + 4 + 2 + 1
+    # kernel-notes: 3 pages in 1 request; pytorch: 16 in 4; release-radio: 3 in 1; a listings request
+    # each; the site's files.
+    assert sent == delivery.invocations == 1 + 4 + 1 + 3 + 1
     assert delivery.failed == []
     assert published.site_objects() == published.from_scratch(tmp_path / "uploads")
 
@@ -104,9 +105,9 @@ def test_a_deploy_that_changes_the_layer_rebuilds_every_show(
 
     [answer] = response_url.answers
     assert answer["Status"] == result["Status"] == "SUCCESS", answer["Reason"]
-    assert answer["Data"] == {"Requests": 5} and response_url.content_types == [""]
+    assert answer["Data"] == {"Requests": 7} and response_url.content_types == [""]
     assert answer["PhysicalResourceId"] == load_event("cfn-update-site-rebuild.json")["PhysicalResourceId"]
-    assert (delivery.invocations, delivery.failed) == (5, [])
+    assert (delivery.invocations, delivery.failed) == (7, [])
     assert published.site_objects() == published.from_scratch(tmp_path / "uploads")
 
 

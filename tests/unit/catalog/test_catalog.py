@@ -5,7 +5,7 @@ import pytest
 from podpages.catalog.changes import EpisodeRemoved, ShowRemoved
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog, default_episode_guid
-from podpages.cli.source_folder import metadata_files, read_change
+from podpages.cli.source_folder import read_change, upload_files
 from podpages.contract.source_keys import parse_source_key
 from podpages.errors import ContractError
 from support.catalogs import (
@@ -153,7 +153,7 @@ def test_listings_come_newest_first_and_by_year():
 
 def test_a_folder_read_in_one_pass_builds_what_folding_its_files_one_by_one_builds():
     changes: dict[str, list] = {}
-    for path in metadata_files([EXAMPLES / "shows", EXAMPLES / "episodes"]):
+    for path in upload_files([EXAMPLES / "shows", EXAMPLES / "episodes"]):
         change = read_change(path)
         changes.setdefault(change.source.show, []).append(change)
 

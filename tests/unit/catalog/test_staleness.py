@@ -2,7 +2,7 @@
 
 from podpages.catalog.changes import EpisodeRemoved
 from podpages.catalog.fold import fold
-from podpages.catalog.staleness import stale
+from podpages.catalog.staleness import TranscriptUpdate, stale
 from podpages.contract.source_keys import parse_source_key
 from podpages.render import pages
 from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
@@ -88,7 +88,11 @@ def test_a_fold_publishes_the_transcripts_of_applied_uploads_and_removes_those_o
 
     update = fold(before, changes, SETTINGS)
 
-    assert update.refresh.transcripts == {"e01": "Hello.", "e02": None, "e03": None}
+    assert update.refresh.transcripts == {
+        "e01": TranscriptUpdate("episodes/daily/e01.json"),
+        "e02": TranscriptUpdate(None),
+        "e03": TranscriptUpdate(None),
+    }
     assert update.applied == changes and update.rejected == []
 
 

@@ -25,7 +25,7 @@ def write(path, document):
 
 def test_validate_passes_the_examples(capsys):
     assert main(["validate", str(EXAMPLES)]) == 0
-    assert "25 checked, 25 valid, 0 invalid" in capsys.readouterr().err
+    assert "27 checked, 27 valid, 0 invalid" in capsys.readouterr().err
 
 
 def test_validate_prints_one_path_field_message_line_per_problem_and_exits_1(tmp_path, capsys):
@@ -68,7 +68,9 @@ def test_render_writes_the_whole_site(source, tmp_path, capsys):
     assert {"pytorch/2025/index.html", "pytorch/2026/index.html", "kernel-notes/2026/index.html"} <= written
     assert "pytorch/backend-flexibility-revolution/transcript.txt" in written
     assert "pytorch/cleanup-and-optimization-day/transcript.txt" not in written  # it has none
-    assert len([key for key in written if key.endswith("/index.html")]) == 22 + 3 + 4  # episodes, shows, years
+    assert (
+        len([key for key in written if key.endswith("/index.html")]) == 22 + 3 + 4 + 2
+    )  # episodes, shows, years, transcript pages
     assert "[4/4] site files" in capsys.readouterr().err
 
 
@@ -88,3 +90,29 @@ def test_render_without_a_site_url_says_so(source, tmp_path, capsys, monkeypatch
 
     assert main(["render", str(source), "--out", str(tmp_path / "site")]) == 2
     assert "SITE_URL must be an http(s) URL" in capsys.readouterr().err
+
+
+def test_validate_names_the_line_of_a_companion_transcript_that_does_not_parse(tmp_path, capsys):
+    broken = write(
+        tmp_path / "episodes" / "show" / "one.vtt", "WEBVTT\n\nNOTE fine\n\n00:00:01.000 --> 00:00:0x.000\nHi\n"
+    )
+    good = write(tmp_path / "episodes" / "show" / "two.srt", "1\n00:00:01,000 --> 00:00:02,000\nHello.\n")
+
+    assert main(["validate", str(tmp_path)]) == 1
+
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith(f"{broken}: line 5: cue 1: is not a WebVTT cue")
+    assert str(good) not in "\n".join(out)
+
+
+def test_render_publishes_a_companion_transcript_in_every_format(source, tmp_path):
+    out = tmp_path / "site"
+
+    assert main(["render", str(source), "--out", str(out), "--site-url", SITE_URL]) == 0
+
+    episode = out / "release-radio" / "compiler-caches-explained"
+    assert {path.name for path in episode.glob("transcript.*")} == {
+        f"transcript.{ext}" for ext in ("vtt", "srt", "json", "txt")
+    }
+    assert "Priya Natarajan" in (episode / "transcript" / "index.html").read_text()
+    assert (out / "release-radio" / "bonus-listener-questions" / "transcript" / "index.html").exists()

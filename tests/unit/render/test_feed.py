@@ -4,7 +4,10 @@ import feedparser
 import pytest
 from lxml import etree
 
+from podpages.catalog.changes import TranscriptPut
 from podpages.catalog.model import Catalog
+from podpages.contract.companion_transcripts import Cue
+from podpages.contract.source_keys import parse_source_key
 from podpages.render.feed import feed, podcast_guid
 from podpages.settings import Settings
 from support.catalogs import (
@@ -178,3 +181,26 @@ def test_artwork_itunes_cannot_take_stays_out_of_itunes_image_and_the_feed_still
     assert channel.xpath("itunes:image/@href", namespaces=NS) == [f"{SETTINGS.site_url}/cover.png"]
     assert channel.xpath("image/url/text()") == ["https://cdn.example.com/s.webp"]
     assert channel.xpath("item/itunes:image", namespaces=NS) == []
+
+
+def test_a_companion_transcript_is_listed_in_every_format_in_the_shows_language():
+    catalog = Catalog(show="s").apply(put_show("s", show_document(language="de")), 1500)
+    catalog = catalog.apply(put_episode("s", "plain", episode_document("Plain", transcript="Words.")), 1500)
+    catalog = catalog.apply(put_episode("s", "timed", episode_document("Timed", "2026-02-01T10:00:00Z")), 1500)
+    companion = TranscriptPut(parse_source_key("episodes/s/timed.vtt"), (Cue(0, 1000, "Hallo.", "Ada"),))
+    item = {
+        entry.findtext("title"): entry
+        for entry in etree.fromstring(feed(catalog.apply(companion, 1500), SETTINGS).body).iter("item")
+    }
+
+    timed = [dict(link.attrib) for link in item["Timed"].xpath("podcast:transcript", namespaces=NS)]
+    base = f"{SETTINGS.site_url}/s/timed"
+    assert timed == [
+        {"url": f"{base}/transcript.vtt", "type": "text/vtt", "language": "de", "rel": "captions"},
+        {"url": f"{base}/transcript.srt", "type": "application/x-subrip", "language": "de", "rel": "captions"},
+        {"url": f"{base}/transcript.json", "type": "application/json", "language": "de"},
+        {"url": f"{base}/transcript.txt", "type": "text/plain", "language": "de"},
+        {"url": f"{base}/transcript/", "type": "text/html", "language": "de"},
+    ]
+    plain = [dict(link.attrib) for link in item["Plain"].xpath("podcast:transcript", namespaces=NS)]
+    assert plain == [{"url": f"{SETTINGS.site_url}/s/plain/transcript.txt", "type": "text/plain"}]  # as v1 had it

@@ -123,7 +123,7 @@ def test_a_show_that_shrinks_below_a_boundary_deletes_the_parts_it_no_longer_has
     # When 7 of its episodes are unpublished, leaving 9 URLs
     removals = [EpisodeRemoved(parse_source_key(f"episodes/daily/e{number:02d}.json"), None) for number in range(1, 8)]
     update = fold(before, removals, SETTINGS)
-    plan = show_plan(update.after, update.refresh, SETTINGS)
+    plan = show_plan(update.after, update.refresh, SETTINGS, {})
 
     # Then it writes 2 parts and deletes the other 2
     assert [item.key for item in plan.puts if "sitemap" in item.key] == ["daily/sitemap.xml", "daily/sitemap-2.xml"]

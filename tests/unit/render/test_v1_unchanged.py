@@ -26,8 +26,8 @@ ADDED_TO_FEEDS = re.compile(rb"\s*<podcast:(season|episode)>[^<]*</podcast:\1>")
 def rendered() -> dict[str, bytes]:
     folder = read_source_folder(V1_CATALOGUE, SETTINGS)
     catalogs = {show: catalog for show, catalog in folder.catalogs.items() if show in V1_SHOWS}
-    transcripts = {show: texts for show, texts in folder.transcripts.items() if show in V1_SHOWS}
-    return {item.key: item.body for _label, plan in render_site(catalogs, transcripts, SETTINGS) for item in plan.puts}
+    plans = render_site(catalogs, folder.transcripts, SETTINGS)
+    return {item.key: item.body for _label, plan in plans for item in plan.puts}
 
 
 def digest(key: str, body: bytes) -> str:

@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass
 
+from podpages.contract.companion_transcripts import Cue
 from podpages.contract.documents import Episode, Show
-from podpages.contract.source_keys import SourceKey
+from podpages.contract.source_keys import Kind, SourceKey
 
 
 @dataclass(frozen=True)
@@ -32,4 +33,35 @@ class ShowRemoved:
     sequencer: str | None = None
 
 
-type Change = EpisodePut | EpisodeRemoved | ShowPut | ShowRemoved
+@dataclass(frozen=True)
+class TranscriptPut:
+    """A companion transcript, `episodes/<show>/<episode>.vtt` or `.srt`, read into its cues."""
+
+    source: SourceKey
+    cues: tuple[Cue, ...]
+    sequencer: str | None = None
+
+
+@dataclass(frozen=True)
+class TranscriptRemoved:
+    source: SourceKey
+    sequencer: str | None = None
+
+
+type Change = EpisodePut | EpisodeRemoved | ShowPut | ShowRemoved | TranscriptPut | TranscriptRemoved
+
+type Removal = EpisodeRemoved | ShowRemoved | TranscriptRemoved
+REMOVALS: dict[Kind, type[Removal]] = {
+    Kind.EPISODE: EpisodeRemoved,
+    Kind.SHOW: ShowRemoved,
+    Kind.TRANSCRIPT: TranscriptRemoved,
+}
+
+
+def removal(source: SourceKey, sequencer: str | None) -> Removal:
+    """What an ObjectRemoved event on an upload asks of its show's catalog."""
+    return REMOVALS[source.kind](source, sequencer)
+
+
+def is_removal(change: Change) -> bool:
+    return isinstance(change, (EpisodeRemoved, ShowRemoved, TranscriptRemoved))

@@ -2,9 +2,9 @@
 
 from dataclasses import dataclass, field
 
-from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved
+from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, TranscriptPut, TranscriptRemoved
 from podpages.catalog.model import Catalog
-from podpages.catalog.staleness import Refresh, stale
+from podpages.catalog.staleness import Refresh, stale, transcript_page_stale, transcript_update
 from podpages.errors import ContractError
 from podpages.settings import Settings
 
@@ -22,7 +22,8 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
     after = before
     applied: list[Change] = []
     rejected: list[tuple[Change, ContractError]] = []
-    transcripts: dict[str, str | None] = {}
+    touched: set[str] = set()  # episodes whose transcript may have changed
+    shown: set[str] = set()  # of those, the ones whose companion was published before a change of the batch
     for change in changes:
         try:
             result = after.apply(change, settings.excerpt_chars)
@@ -31,18 +32,28 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
             continue
         if result is not after:
             applied.append(change)
-            transcripts |= _transcript(change)
+            if slug := _episode_of(change):
+                touched.add(slug)
+                shown |= {slug} if _shows_companion(after, slug) else set()
         after = result
     refresh = stale(before, after, settings.nearby_count)
-    refresh.transcripts = transcripts
+    pages = {slug for slug in refresh.episodes if transcript_page_stale(before, after, slug)}
+    refresh.transcripts = {
+        slug: transcript_update(after, slug, had_companion=slug in shown) for slug in touched | pages
+    }
     return ShowUpdate(after, refresh, applied, rejected)
 
 
-def _transcript(change: Change) -> dict[str, str | None]:
-    """The transcript file an applied change publishes (text) or removes (None)."""
+def _episode_of(change: Change) -> str | None:
+    """The episode whose transcript files an applied change may alter."""
     match change:
-        case EpisodePut(source=source, episode=episode):
-            return {source.episode_slug: episode.transcript}
-        case EpisodeRemoved(source=source):
-            return {source.episode_slug: None}
-    return {}
+        case EpisodePut(source=source) | EpisodeRemoved(source=source):
+            return source.episode_slug
+        case TranscriptPut(source=source) | TranscriptRemoved(source=source):
+            return source.episode_slug
+    return None
+
+
+def _shows_companion(catalog: Catalog, slug: str) -> bool:
+    """Whether the episode is published with a companion transcript."""
+    return catalog.entry(slug) is not None and catalog.companion(slug) is not None

@@ -12,7 +12,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.catalog.changes import (
+    Change,
+    EpisodePut,
+    EpisodeRemoved,
+    ShowPut,
+    ShowRemoved,
+    TranscriptPut,
+    TranscriptRemoved,
+)
+from podpages.catalog.companions import Companion, preferred
 from podpages.catalog.nearby import nearby
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
@@ -106,6 +115,7 @@ class Catalog(BaseModel):
     document: Show | None = None
     document_sequencer: str | None = None
     episodes: tuple[CatalogEntry, ...] = ()  # in publish order, oldest first
+    companions: tuple[Companion, ...] = since_v2(())  # companion transcripts, by slug and format
 
     @property
     def show_document(self) -> Show:
@@ -115,6 +125,11 @@ class Catalog(BaseModel):
     def is_empty(self) -> bool:
         """Nothing to publish: no document and no episodes."""
         return self.document is None and not self.episodes
+
+    @property
+    def keeps_nothing(self) -> bool:
+        """Nothing to publish, nor any companion transcript waiting for its episode: no need to store it."""
+        return self.is_empty and not self.companions
 
     @cached_property
     def _positions(self) -> dict[str, int]:
@@ -134,6 +149,21 @@ class Catalog(BaseModel):
     def entry(self, slug: str) -> CatalogEntry | None:
         position = self.position(slug)
         return None if position is None else self.episodes[position]
+
+    @cached_property
+    def _companions_by_slug(self) -> dict[str, Companion]:
+        slugs = {companion.slug for companion in self.companions}
+        found = {slug: preferred([c for c in self.companions if c.slug == slug]) for slug in slugs}
+        return {slug: companion for slug, companion in found.items() if companion}
+
+    def companion(self, slug: str) -> Companion | None:
+        """The companion transcript published for the episode, if it has one."""
+        return self._companions_by_slug.get(slug)
+
+    def excerpt(self, entry: CatalogEntry) -> tuple[str, ...]:
+        """The transcript excerpt an episode's page shows: its companion's text wins over the JSON's."""
+        companion = self.companion(entry.slug)
+        return companion.excerpt if companion else entry.excerpt
 
     def nearby(self, slug: str, count: int) -> list[CatalogEntry]:
         position = self.position(slug)
@@ -172,6 +202,10 @@ class Catalog(BaseModel):
                 return self._replace(document=None, document_sequencer=None)
             case EpisodePut(source=source, episode=episode, sequencer=sequencer):
                 return self._put(source.episode_slug, episode, sequencer, excerpt_chars)
+            case TranscriptPut(source=source, cues=cues, sequencer=sequencer):
+                return self._put_companion(Companion.of(source, cues, sequencer, excerpt_chars))
+            case TranscriptRemoved(source=source, sequencer=sequencer):
+                return self._remove_companion(source.episode_slug, source.format, sequencer)
             case EpisodeRemoved(source=source, sequencer=sequencer):
                 current = self.entry(source.episode_slug)
                 if current is None or not is_later(sequencer, current.sequencer):
@@ -193,6 +227,22 @@ class Catalog(BaseModel):
         episodes = [other for other in self.episodes if other.slug != slug]
         insort(episodes, entry)
         return self._replace(episodes=tuple(episodes))
+
+    def _companion_record(self, slug: str, format: str) -> Companion | None:
+        return next((c for c in self.companions if c.slug == slug and c.format == format), None)
+
+    def _put_companion(self, record: Companion) -> "Catalog":
+        current = self._companion_record(record.slug, record.format)
+        if current is not None and not is_later(record.sequencer, current.sequencer):
+            return self
+        others = [companion for companion in self.companions if companion is not current]
+        return self._replace(companions=tuple(sorted([*others, record], key=lambda c: (c.slug, c.format))))
+
+    def _remove_companion(self, slug: str, format: str, sequencer: str | None) -> "Catalog":
+        current = self._companion_record(slug, format)
+        if current is None or not is_later(sequencer, current.sequencer):
+            return self
+        return self._replace(companions=tuple(companion for companion in self.companions if companion is not current))
 
     def _replace(self, **fields: Any) -> "Catalog":
         # A new instance, not model_copy: the copy would carry the cached positions over.

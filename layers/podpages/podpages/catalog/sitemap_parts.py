@@ -9,5 +9,7 @@ def sitemap_parts(catalog: Catalog) -> int:
     """How many sitemap files the show needs: none once it is unpublished, else at least one."""
     if catalog.is_empty:
         return 0
-    urls = 1 + len(catalog.years()) + len(catalog.episodes)  # the show page, its archives, its episodes
+    # The show page, its archives, its episodes, and the transcript pages of those with a companion.
+    transcript_pages = sum(catalog.companion(entry.slug) is not None for entry in catalog.episodes)
+    urls = 1 + len(catalog.years()) + len(catalog.episodes) + transcript_pages
     return -(-urls // MAX_SITEMAP_URLS)

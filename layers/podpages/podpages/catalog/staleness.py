@@ -9,13 +9,23 @@ from dataclasses import dataclass, field
 
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.contract.source_keys import Kind, SourceKey
+
+
+@dataclass(frozen=True)
+class TranscriptUpdate:
+    """What an episode's transcript files become. They are published from one upload: its companion
+    transcript, in every format and as a page, or else its JSON's `transcript` text, as text alone."""
+
+    source: str | None  # that upload's key; None when the episode has no transcript, or is gone
+    had_companion: bool = False  # a companion's formats and page may be on the site: they go unless rewritten
 
 
 @dataclass
 class Refresh:
     episodes: set[str] = field(default_factory=set)  # pages to render, or to delete where the episode is gone
     years: set[int] = field(default_factory=set)  # archive pages, likewise
-    transcripts: dict[str, str | None] = field(default_factory=dict)  # full text to publish, or None to delete
+    transcripts: dict[str, TranscriptUpdate] = field(default_factory=dict)  # transcript files to write or delete
     chapters: set[str] = field(default_factory=set)  # chapters files to write, or to delete where they are gone
     listings: bool = False  # the show's feed, page and sitemap
     # With listings: the most sitemap parts the site may hold for the show, so that those past
@@ -35,12 +45,26 @@ class Refresh:
         return bool(self.episodes or self.years or self.transcripts or self.chapters or self.listings)
 
 
-def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
+def transcript_update(catalog: Catalog, slug: str, had_companion: bool) -> TranscriptUpdate:
+    """The transcript files the episode has in `catalog`: its companion's wins over its JSON's text."""
+    entry = catalog.entry(slug)
+    if entry is None:
+        return TranscriptUpdate(None, had_companion)
+    if companion := catalog.companion(slug):
+        return TranscriptUpdate(companion.key(catalog.show), had_companion)
+    if entry.transcript:
+        return TranscriptUpdate(SourceKey(Kind.EPISODE, catalog.show, slug).key, had_companion)
+    return TranscriptUpdate(None, had_companion)
+
+
+def everything(catalog: Catalog) -> Refresh:
     """The whole show, as a from-scratch render publishes it."""
+    slugs = {entry.slug for entry in catalog.episodes}
+    transcripts = {slug: transcript_update(catalog, slug, False) for slug in slugs}
     return Refresh(
-        episodes={entry.slug for entry in catalog.episodes},
+        episodes=slugs,
         years=set(catalog.years()),
-        transcripts=dict(transcripts),
+        transcripts={slug: update for slug, update in transcripts.items() if update.source},
         chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
         listings=not catalog.is_empty,
         sitemap_parts=sitemap_parts(catalog),
@@ -48,10 +72,13 @@ def everything(catalog: Catalog, transcripts: dict[str, str]) -> Refresh:
 
 
 def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
-    """The named episodes' pages, and the chapters files of those that have chapters: what a rebuild
+    """The named episodes' pages, with their chapters files and companion transcripts: what a rebuild
     renders again after a deploy changed how they are rendered."""
     chapters = {slug for slug in slugs if (entry := catalog.entry(slug)) and entry.episode.chapters}
-    return Refresh(episodes=set(slugs), chapters=chapters)
+    # A companion's page is rendered again; an episode since removed loses every transcript file.
+    stale = {slug for slug in slugs if catalog.companion(slug) or not catalog.entry(slug)}
+    transcripts = {slug: transcript_update(catalog, slug, True) for slug in stale}
+    return Refresh(episodes=set(slugs), chapters=chapters, transcripts=transcripts)
 
 
 def all_listings(catalog: Catalog) -> Refresh:
@@ -62,7 +89,11 @@ def all_listings(catalog: Catalog) -> Refresh:
 def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
     parts = max(sitemap_parts(old), sitemap_parts(new))
-    changed = {slug for slug in _slugs(old) | _slugs(new) if _differs(old.entry(slug), new.entry(slug))}
+    changed = {
+        slug
+        for slug in _slugs(old) | _slugs(new)
+        if _differs(old.entry(slug), new.entry(slug)) or _companion_differs(old, new, slug)
+    }
     chapters = {slug for slug in changed if _chapters_differ(old.entry(slug), new.entry(slug))}
     if old.show_document != new.show_document:
         return Refresh(
@@ -93,6 +124,21 @@ def _differs(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
     if old is new:
         return False
     return old is None or new is None or old.content() != new.content()
+
+
+def transcript_page_stale(old: Catalog, new: Catalog, slug: str) -> bool:
+    """Whether a published companion's page must be rendered again for what else it shows: the show
+    (its title, its links) and the episode (its title, its audio)."""
+    entry, before = new.entry(slug), old.entry(slug)
+    if entry is None or new.companion(slug) is None:
+        return False
+    return old.show_document != new.show_document or before is None or before.content() != entry.content()
+
+
+def _companion_differs(old: Catalog, new: Catalog, slug: str) -> bool:
+    """Whether the companion that a published episode's page takes its excerpt from has changed."""
+    before, after = old.companion(slug), new.companion(slug)
+    return (before.content() if before else None) != (after.content() if after else None)
 
 
 def _chapters_differ(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:

@@ -79,6 +79,7 @@ def run_demo(
             say(f"  sitemap       {site_url}/sitemap.xml")
             say(f"  nearby API    {site_url}/api/shows/pytorch/episodes/backend-flexibility-revolution/nearby")
             say(f"  v2 episode    {site_url}/release-radio/compiler-caches-explained/ (notes, chapters, people)")
+            say(f"  transcript    {site_url}/release-radio/compiler-caches-explained/transcript/ (from a WebVTT file)")
             say("")
             say(f"publish your own: .venv/bin/podpages publish --endpoint-url {aws.endpoint} PATH…")
             say("Ctrl-C stops everything.")

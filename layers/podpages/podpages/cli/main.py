@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from botocore.exceptions import EndpointConnectionError
 
 from podpages.cli.site_folder import open_for_render
-from podpages.cli.source_folder import metadata_files, read_change, read_source_folder
+from podpages.cli.source_folder import read_change, read_source_folder, upload_files
 from podpages.cli.terminal import echo
 from podpages.errors import ContractError, UsageError
 from podpages.local import LOCAL_ENDPOINT
@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     validate = commands.add_parser("validate", help="check metadata files against the contract")
-    validate.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json")
+    validate.add_argument(
+        "paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json, .vtt and .srt"
+    )
     validate.set_defaults(run=run_validate)
 
     render = commands.add_parser("render", help="render the whole site from a folder laid out like the source bucket")
@@ -63,13 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(run=run_serve)
 
     publish = commands.add_parser("publish", help="upload metadata files or folders and report what was published")
-    publish.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json")
+    publish.add_argument(
+        "paths", nargs="+", type=Path, metavar="PATH", help="files, or folders to search for .json, .vtt and .srt"
+    )
     publish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
     _target_options(publish)
     publish.set_defaults(run=run_publish)
 
     unpublish = commands.add_parser("unpublish", help="remove uploads and wait until the site drops them")
-    unpublish.add_argument("keys", nargs="+", metavar="KEY", help="episodes/<show>/<episode>.json or shows/<show>.json")
+    unpublish.add_argument(
+        "keys", nargs="+", metavar="KEY", help="episodes/<show>/<episode>.json (.vtt, .srt) or shows/<show>.json"
+    )
     unpublish.add_argument("--wait", type=float, default=60, help="seconds to wait for the outcome, 0 not to")
     _target_options(unpublish)
     unpublish.set_defaults(run=run_unpublish)
@@ -188,7 +194,7 @@ def _say(line: str) -> None:
 
 def run_validate(args: argparse.Namespace) -> int:
     checked = failed = 0
-    for path in metadata_files(args.paths):
+    for path in upload_files(args.paths):
         checked += 1
         try:
             read_change(path)

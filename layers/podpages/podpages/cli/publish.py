@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from podpages.catalog.changes import EpisodePut, ShowPut
+from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut
+from podpages.catalog.companions import digest
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.cli.progress import follow, progress_bar
-from podpages.cli.source_folder import metadata_files, read_change, upload_key
+from podpages.cli.source_folder import read_change, upload_files, upload_key
 from podpages.cli.targets import Target
-from podpages.contract.source_keys import SourceKey, parse_source_key
+from podpages.contract.source_keys import Kind, SourceKey, parse_source_key
 from podpages.errors import ContractError, Problem
 from podpages.storage.source_bucket import SourceBucket
 
@@ -59,8 +60,8 @@ def publish(target: Target, paths: Iterable[Path], wait: float, progress: bool |
     for the render function to publish or reject them. A file that fails the check stays unsent."""
     started = time.monotonic()
     outcomes: list[Outcome] = []
-    uploads: dict[str, tuple[Outcome, Path, EpisodePut | ShowPut]] = {}
-    for path in metadata_files(list(paths)):
+    uploads: dict[str, tuple[Outcome, Path, EpisodePut | ShowPut | TranscriptPut]] = {}
+    for path in upload_files(list(paths)):
         outcome = Outcome(upload_key(path), path)
         outcomes.append(outcome)
         if (change := _accepted(outcome, lambda: read_change(path))) is not None:  # noqa: B023 - called at once
@@ -117,7 +118,7 @@ def _watch(outcomes: dict[str, Outcome], checks: dict[str, Check], wait: float, 
         follow(len(outcomes), known, wait, POLL_INTERVAL, "rendering", "file", progress)
 
 
-def _published_check(target: Target, change: EpisodePut | ShowPut, sent_at: datetime) -> Check:
+def _published_check(target: Target, change: EpisodePut | ShowPut | TranscriptPut, sent_at: datetime) -> Check:
     def check(catalogs: dict[str, Catalog | None]) -> tuple[str, list[Problem]] | None:
         report = _source(target).read_error_report(change.source.key)
         if report and (report.event_time is None or datetime.fromisoformat(report.event_time) >= sent_at):
@@ -127,6 +128,9 @@ def _published_check(target: Target, change: EpisodePut | ShowPut, sent_at: date
             return None
         if isinstance(change, ShowPut):
             return ("published", []) if catalog.document == change.show else None
+        if isinstance(change, TranscriptPut):
+            held = [c.digest for c in catalog.companions if c.key(catalog.show) == change.source.key]
+            return ("published", []) if digest(change.cues) in held else None
         entry = catalog.entry(change.source.episode_slug)
         published = entry is not None and entry.episode == CatalogEntry.kept(change.episode)
         return ("published", []) if published else None
@@ -139,6 +143,8 @@ def _unpublished_check(target: Target, source: SourceKey) -> Check:
         catalog = _catalog(target, source.show, catalogs)
         if source.episode is None:
             gone = catalog is None or catalog.document is None
+        elif source.kind is Kind.TRANSCRIPT:
+            gone = catalog is None or all(c.key(catalog.show) != source.key for c in catalog.companions)
         else:
             gone = catalog is None or catalog.entry(source.episode) is None
         return ("unpublished", []) if gone else None

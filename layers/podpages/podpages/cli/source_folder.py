@@ -1,17 +1,21 @@
-"""A folder laid out like the source bucket (`episodes/<show>/<episode>.json`, `shows/<show>.json`),
-as `podpages validate` and `podpages render` read it."""
+"""A folder laid out like the source bucket (`episodes/<show>/<episode>.json` with its companion
+transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from podpages.catalog.changes import Change, EpisodePut, ShowPut
+from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut
+from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, default_show, guid_taken
+from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
 from podpages.contract.documents import Show, parse_episode, parse_show
 from podpages.contract.serial import serial_problems
 from podpages.contract.source_keys import (
+    COMPANION_SUFFIXES,
     EPISODES_PREFIX,
     MAX_DOCUMENT_BYTES,
+    METADATA_SUFFIX,
     SHOWS_PREFIX,
     Kind,
     parse_source_key,
@@ -23,7 +27,8 @@ from podpages.settings import Settings
 @dataclass
 class SourceFolder:
     catalogs: dict[str, Catalog] = field(default_factory=dict)
-    transcripts: dict[str, dict[str, str]] = field(default_factory=dict)  # show -> episode -> full text
+    # upload key -> what it publishes as a transcript: an episode JSON's text, or a companion's cues
+    transcripts: dict[str, str | tuple[Cue, ...]] = field(default_factory=dict)
     problems: list[tuple[Path, Problem]] = field(default_factory=list)
 
 
@@ -37,26 +42,33 @@ def upload_key(path: Path) -> str:
     return path.name
 
 
-def metadata_files(paths: list[Path]) -> Iterator[Path]:
-    """The given files, and every .json file below the given folders, in a stable order."""
+UPLOAD_SUFFIXES = (METADATA_SUFFIX, *COMPANION_SUFFIXES)
+
+
+def upload_files(paths: list[Path]) -> Iterator[Path]:
+    """The given files, and every upload (.json, .vtt, .srt) below the given folders, in a stable order."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(path.rglob("*.json"))
+            yield from sorted(found for found in path.rglob("*") if found.suffix in UPLOAD_SUFFIXES and found.is_file())
         else:
             yield path
 
 
-def read_change(path: Path) -> EpisodePut | ShowPut:
+def read_change(path: Path) -> EpisodePut | ShowPut | TranscriptPut:
     """Check one file against the contract, its path standing for its key."""
     source = parse_source_key(upload_key(path))
+    companion = source.kind is Kind.TRANSCRIPT
     try:
         with path.open("rb") as file:
             # One byte past the limit is enough to reject a file as too large, and a huge one is never read whole.
-            body = file.read(MAX_DOCUMENT_BYTES + 1)
+            body = file.read((MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES) + 1)
     except OSError as error:
         raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
-    if source.kind is Kind.EPISODE:
-        return EpisodePut(source, parse_episode(body))
+    match source.kind:
+        case Kind.EPISODE:
+            return EpisodePut(source, parse_episode(body))
+        case Kind.TRANSCRIPT:
+            return TranscriptPut(source, parse_companion(body, source.format))
     return ShowPut(source, parse_show(body))
 
 
@@ -66,7 +78,8 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
     changes: dict[str, list[Change]] = {}
     guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
     documents: dict[str, Show] = {}
-    files = [*sorted((root / "shows").glob("*.json")), *sorted((root / "episodes").glob("*/*.json"))]
+    episodes = sorted(path for path in (root / "episodes").glob("*/*") if path.suffix in UPLOAD_SUFFIXES)
+    files = [*sorted((root / "shows").glob("*.json")), *episodes]
     for path in files:
         try:
             change = read_change(path)
@@ -75,6 +88,8 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
             continue
         if isinstance(change, ShowPut):
             documents[change.source.show] = change.show
+        elif isinstance(change, TranscriptPut):
+            folder.transcripts[change.source.key] = change.cues
         elif problems := serial_problems(
             documents.get(change.source.show) or default_show(change.source.show), change.episode
         ):
@@ -85,8 +100,7 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
             continue
         changes.setdefault(change.source.show, []).append(change)
         if isinstance(change, EpisodePut) and change.episode.transcript is not None:
-            transcripts = folder.transcripts.setdefault(change.source.show, {})
-            transcripts[change.source.episode_slug] = change.episode.transcript
+            folder.transcripts[change.source.key] = change.episode.transcript
     for show, show_changes in sorted(changes.items()):
         folder.catalogs[show] = _first_publish(show, show_changes, settings)
     return folder
@@ -109,4 +123,14 @@ def _first_publish(show: str, changes: list[Change], settings: Settings) -> Cata
         for change in changes
         if isinstance(change, EpisodePut)
     ]
-    return Catalog(show=show, document=document, episodes=tuple(sorted(entries)))
+    companions = [
+        Companion.of(change.source, change.cues, change.sequencer, settings.excerpt_chars)
+        for change in changes
+        if isinstance(change, TranscriptPut)
+    ]
+    return Catalog(
+        show=show,
+        document=document,
+        episodes=tuple(sorted(entries)),
+        companions=tuple(sorted(companions, key=lambda companion: (companion.slug, companion.format))),
+    )

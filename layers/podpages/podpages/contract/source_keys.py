@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from podpages.contract.companion_transcripts import CompanionFormat
 from podpages.errors import ContractError, Problem
 
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$")
@@ -17,27 +18,37 @@ CATALOG_PREFIX = "catalog/"
 ERRORS_PREFIX = "errors/"
 LEASES_PREFIX = "locks/"
 METADATA_SUFFIX = ".json"
+# Companion transcripts, beside an episode's JSON: `episodes/<show>/<episode>.vtt` or `.srt`.
+COMPANION_SUFFIXES = (".vtt", ".srt")
 MAX_DOCUMENT_BYTES = 1024 * 1024  # the most an upload may hold (contract v1)
 
 
 class Kind(StrEnum):
     EPISODE = "episode"
     SHOW = "show"
+    TRANSCRIPT = "transcript"  # a companion transcript of an episode
 
 
 @dataclass(frozen=True)
 class SourceKey:
-    """A parsed upload key: `episodes/<show>/<episode>.json` or `shows/<show>.json`."""
+    """A parsed upload key: `episodes/<show>/<episode>.json`, its companion transcript
+    `episodes/<show>/<episode>.vtt` or `.srt`, or `shows/<show>.json`."""
 
     kind: Kind
     show: str
     episode: str | None = None
+    suffix: str = METADATA_SUFFIX
 
     @property
     def key(self) -> str:
         if self.kind is Kind.SHOW:
-            return f"{SHOWS_PREFIX}{self.show}{METADATA_SUFFIX}"
-        return f"{EPISODES_PREFIX}{self.show}/{self.episode}{METADATA_SUFFIX}"
+            return f"{SHOWS_PREFIX}{self.show}{self.suffix}"
+        return f"{EPISODES_PREFIX}{self.show}/{self.episode}{self.suffix}"
+
+    @property
+    def format(self) -> CompanionFormat:
+        """A companion's format, named by its suffix."""
+        return "vtt" if self.suffix == ".vtt" else "srt"
 
     @property
     def episode_slug(self) -> str:
@@ -49,29 +60,30 @@ class SourceKey:
 
 def is_upload_key(key: str) -> bool:
     """True for keys under the prefixes publishers upload to, valid or not."""
-    return key.endswith(METADATA_SUFFIX) and key.startswith((EPISODES_PREFIX, SHOWS_PREFIX))
+    if key.startswith(EPISODES_PREFIX):
+        return key.endswith((METADATA_SUFFIX, *COMPANION_SUFFIXES))
+    return key.endswith(METADATA_SUFFIX) and key.startswith(SHOWS_PREFIX)
 
 
 def parse_source_key(key: str) -> SourceKey:
     """Read the show and episode slugs from an upload key, or say what is wrong with it."""
     if not is_upload_key(key):
-        raise ContractError(
-            [Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json or {SHOWS_PREFIX}<show>.json")]
-        )
-    stem = key.removesuffix(METADATA_SUFFIX)
+        expected = f"{EPISODES_PREFIX}<show>/<episode>.json (or .vtt, .srt) or {SHOWS_PREFIX}<show>.json"
+        raise ContractError([Problem("key", f"expected {expected}")])
     if key.startswith(SHOWS_PREFIX):
-        show = stem.removeprefix(SHOWS_PREFIX)
+        show = key.removeprefix(SHOWS_PREFIX).removesuffix(METADATA_SUFFIX)
         _check_show_slug(show)
         return SourceKey(Kind.SHOW, show)
-    parts = stem.removeprefix(EPISODES_PREFIX).split("/")
+    suffix = key[key.rindex(".") :]
+    parts = key.removeprefix(EPISODES_PREFIX).removesuffix(suffix).split("/")
     if len(parts) != 2:
-        raise ContractError([Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>.json")])
+        raise ContractError([Problem("key", f"expected {EPISODES_PREFIX}<show>/<episode>{suffix}")])
     show, episode = parts
     _check_show_slug(show)
     _check_slug(episode, "episode slug")
     if YEAR_SLUG.fullmatch(episode):
         raise ContractError([Problem("key", f"episode slug {episode!r} is reserved for the year archive page")])
-    return SourceKey(Kind.EPISODE, show, episode)
+    return SourceKey(Kind.EPISODE if suffix == METADATA_SUFFIX else Kind.TRANSCRIPT, show, episode, suffix)
 
 
 def _check_show_slug(show: str) -> None:

@@ -12,13 +12,14 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from podpages import site_paths
-from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, is_removal, removal
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
+from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
 from podpages.contract.documents import parse_episode, parse_show
-from podpages.contract.source_keys import Kind, is_upload_key, parse_source_key
+from podpages.contract.source_keys import MAX_DOCUMENT_BYTES, Kind, is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publish.invalidation import invalidation_paths
@@ -27,7 +28,7 @@ from podpages.publish.upload_events import UploadEvent
 from podpages.rebuild.request import RebuildRequest
 from podpages.render import sitemaps
 from podpages.render.feed import feed
-from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan
+from podpages.render.plans import TranscriptSources, feed_plan, listing_plan, page_plan, site_plan
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
 from podpages.storage.distribution import Distribution
@@ -85,14 +86,17 @@ class Publisher:
             return None
         try:
             if event.removed:
-                removal = EpisodeRemoved if source.kind is Kind.EPISODE else ShowRemoved
                 return Read(event, removal(source, event.sequencer))
-            body = self.source.read_upload(event.key)
+            companion = source.kind is Kind.TRANSCRIPT
+            body = self.source.read_upload(event.key, MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES)
             if body is None:
                 logger.info("event ignored: upload gone before it was read", key=event.key)
                 return None
-            if source.kind is Kind.EPISODE:
-                return Read(event, EpisodePut(source, parse_episode(body), event.sequencer))
+            match source.kind:
+                case Kind.EPISODE:
+                    return Read(event, EpisodePut(source, parse_episode(body), event.sequencer))
+                case Kind.TRANSCRIPT:
+                    return Read(event, TranscriptPut(source, parse_companion(body, source.format), event.sequencer))
             return Read(event, ShowPut(source, parse_show(body), event.sequencer))
         except ContractError as error:
             self.reject(event, error)
@@ -123,7 +127,7 @@ class Publisher:
             before, etag = self.read_catalog(show)
             update = fold(before, [read.change for read in reads], self.settings)
             written |= update.refresh
-            self.write(page_plan(update.after, written, self.settings))
+            self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
             if update.after == before:
                 break
             try:
@@ -144,13 +148,43 @@ class Publisher:
         # A report is moot once its key holds a published upload, or none at all.
         settled = [
             *update.applied,
-            *(read.change for read in reads if isinstance(read.change, (EpisodeRemoved, ShowRemoved))),
+            *(read.change for read in reads if is_removal(read.change)),
         ]
         if settled:
             self.source.delete_error_reports([change.source.key for change in settled])
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
+
+    def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
+        """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
+        own reads where it has them, and read from the source bucket where not (an episode's JSON
+        arriving after its companion, a companion removed and its JSON's text taking over)."""
+        sources: dict[str, str | tuple[Cue, ...]] = {}
+        for read in reads:
+            match read.change:
+                case EpisodePut(source=source, episode=episode) if episode.transcript is not None:
+                    sources[source.key] = episode.transcript
+                case TranscriptPut(source=source, cues=cues):
+                    sources[source.key] = cues
+        wanted = {update.source for update in refresh.transcripts.values() if update.source}
+        for key in sorted(wanted - sources.keys()):
+            if (found := self.read_transcript_source(key)) is not None:
+                sources[key] = found
+        return sources
+
+    def read_transcript_source(self, key: str) -> str | tuple[Cue, ...] | None:
+        """A transcript's source upload, published before; None when it is gone or no longer reads
+        (its own event reports that)."""
+        source = parse_source_key(key)
+        companion = source.kind is Kind.TRANSCRIPT
+        body = self.source.read_upload(key, MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES)
+        try:
+            if body is None:
+                return None
+            return parse_companion(body, source.format) if companion else parse_episode(body).transcript
+        except ContractError:
+            return None
 
     def read_catalog(self, show: str) -> tuple[Catalog, str | None]:
         """The show's catalog and the ETag to commit over: an empty catalog, and None, until it has one."""
@@ -203,7 +237,8 @@ class Publisher:
         with self.lease(self.source, request.show):
             catalog, _etag = self.read_catalog(request.show)
             # An episode since removed has its page deleted, as the publish that removed it did.
-            self.write(page_plan(catalog, pages_again(catalog, set(request.episodes)), self.settings))
+            refresh = pages_again(catalog, set(request.episodes))
+            self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
                 self.write_listings(catalog, all_listings(catalog))
                 self.keep_indexed(catalog)

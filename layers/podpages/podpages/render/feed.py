@@ -25,7 +25,7 @@ from podpages.render.feed_extensions import (
     SimpleChaptersEntryExtension,
     SimpleChaptersExtension,
 )
-from podpages.render.feed_podcast_namespace import Trailer
+from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
 
@@ -139,13 +139,36 @@ def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, se
         item.podcast.itunes_image(episode.image)
     item.apple.explicit = catalog.show_document.explicit if episode.explicit is None else episode.explicit
     item.apple.block = episode.block
-    if entry.transcript:
-        transcript_url = settings.site_url + site_paths.transcript(catalog.show, entry.slug)
-        item.podcastindex.transcripts.append((transcript_url, "text/plain"))
+    item.podcastindex.transcripts = _transcripts(catalog, entry, settings)
     item.podcastindex.episode = episode
     if episode.chapters:
         item.podcastindex.chapters_url = settings.site_url + site_paths.chapters(catalog.show, entry.slug)
         item.psc.chapters = episode.chapters
+
+
+# A companion transcript's formats, as `podcast:transcript` types them, and whether players show them as captions.
+COMPANION_FORMATS = (
+    ("vtt", "text/vtt", "captions"),
+    ("srt", "application/x-subrip", "captions"),
+    ("json", "application/json", None),
+    ("txt", "text/plain", None),
+)
+
+
+def _transcripts(catalog: Catalog, entry: CatalogEntry, settings: Settings) -> list[TranscriptLink]:
+    """One `podcast:transcript` per format: a companion transcript's four and its page, in the show's
+    language; the JSON's text alone, as v1 published it, otherwise."""
+    show, slug, site = catalog.show, entry.slug, settings.site_url
+    if catalog.companion(slug):
+        language = catalog.show_document.language
+        links = [
+            TranscriptLink(site + site_paths.transcript_file(show, slug, extension), media_type, language, rel)
+            for extension, media_type, rel in COMPANION_FORMATS
+        ]
+        return [*links, TranscriptLink(site + site_paths.transcript_page(show, slug), "text/html", language)]
+    if entry.transcript:
+        return [TranscriptLink(site + site_paths.transcript(show, slug), "text/plain")]
+    return []
 
 
 def _itunes_artwork(url: str) -> bool:

@@ -9,7 +9,7 @@ from feedgen.util import xml_elem
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
 from podpages.render import feed_podcast_namespace as podcast
-from podpages.render.feed_podcast_namespace import PODCAST_NS, Trailer
+from podpages.render.feed_podcast_namespace import PODCAST_NS, Trailer, TranscriptLink
 from podpages.render.feed_simple_chapters import simple_chapters
 
 ITUNES_NS = "http://www.itunes.com/dtds/podcast-1.0.dtd"
@@ -46,13 +46,13 @@ class PodcastEntryExtension(BaseEntryExtension):
     """Item tags of the podcast namespace: `podcast:transcript`, and what the episode sets."""
 
     def __init__(self) -> None:
-        self.transcripts: list[tuple[str, str]] = []  # (url, media type)
+        self.transcripts: list[TranscriptLink] = []
         self.episode: Episode | None = None
         self.chapters_url: str | None = None  # where its chapters.json is published, if it has chapters
 
     def extend_rss(self, entry: Any) -> Any:
-        for url, media_type in self.transcripts:
-            podcast.transcript(entry, url, media_type)
+        for link in self.transcripts:
+            podcast.transcript(entry, link)
         if self.episode is not None:
             podcast.episode_tags(entry, self.episode, self.chapters_url)
         return entry

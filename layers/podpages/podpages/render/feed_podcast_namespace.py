@@ -75,8 +75,18 @@ def license_(parent: Any, terms: License) -> None:  # PEP 8's trailing underscor
 # Item
 
 
-def transcript(parent: Any, url: str, media_type: str) -> None:
-    element(parent, "transcript", url=url, type=media_type)
+@dataclass(frozen=True)
+class TranscriptLink:
+    """One format of an episode's transcript: `rel="captions"` marks the timed ones players show as captions."""
+
+    url: str
+    type: str
+    language: str | None = None
+    rel: str | None = None
+
+
+def transcript(parent: Any, link: TranscriptLink) -> None:
+    element(parent, "transcript", url=link.url, type=link.type, language=link.language, rel=link.rel)
 
 
 def season(parent: Any, number: int) -> None:

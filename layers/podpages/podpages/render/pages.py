@@ -3,7 +3,7 @@
 from typing import Any
 
 from podpages import site_paths
-from podpages.catalog.model import Catalog
+from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.errors import UnknownEpisode
 from podpages.excerpt import meta_description, paragraphs
 from podpages.nearby_section import nearby_section
@@ -25,7 +25,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     path = site_paths.episode(catalog.show, slug)
     text = render(
         "episode.html",
-        **_common(catalog, settings),
+        **common_context(catalog, settings),
         heading=f"{catalog.show_document.title}: {entry.episode.title}",
         social_title=entry.episode.title,
         og_type="article",
@@ -35,6 +35,8 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         description=meta_description(entry.episode.summary),
         image=entry.episode.image or catalog.show_document.image,
         excerpt_note=EXCERPT_NOTE,
+        excerpt=catalog.excerpt(entry),
+        full_transcript=_full_transcript(catalog, entry),
         notes=entry.notes_html,
         chapter_anchor=structured_data.chapter_anchor,
         nearby_section=nearby_section(
@@ -45,11 +47,19 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     return site_objects.html(path, text)
 
 
+def _full_transcript(catalog: Catalog, entry: CatalogEntry) -> str | None:
+    """Where the episode's whole transcript is read: the page a companion transcript makes, or the
+    JSON's text as it came; None without a transcript."""
+    if catalog.companion(entry.slug):
+        return site_paths.transcript_page(catalog.show, entry.slug)
+    return site_paths.transcript(catalog.show, entry.slug) if entry.transcript else None
+
+
 def show_page(catalog: Catalog, settings: Settings) -> SiteObject:
     path = site_paths.show_home(catalog.show)
     text = render(
         "show.html",
-        **_common(catalog, settings),
+        **common_context(catalog, settings),
         heading=catalog.show_document.title,
         social_title=catalog.show_document.title,
         og_type="website",
@@ -69,7 +79,7 @@ def archive_page(catalog: Catalog, year: int, settings: Settings) -> SiteObject:
     heading = f"{catalog.show_document.title}: episodes from {year}"
     text = render(
         "archive.html",
-        **_common(catalog, settings),
+        **common_context(catalog, settings),
         heading=heading,
         social_title=heading,
         og_type="website",
@@ -82,7 +92,8 @@ def archive_page(catalog: Catalog, year: int, settings: Settings) -> SiteObject:
     return site_objects.html(path, text)
 
 
-def _common(catalog: Catalog, settings: Settings) -> dict[str, Any]:
+def common_context(catalog: Catalog, settings: Settings) -> dict[str, Any]:
+    """What base.html needs on every page of a show: its slug, its document, the paths and the site URL."""
     return {
         "slug": catalog.show,
         "show": catalog.show_document,

@@ -1,29 +1,41 @@
 """Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from podpages import site_paths
 from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
-from podpages.catalog.staleness import Refresh
+from podpages.catalog.staleness import Refresh, TranscriptUpdate
+from podpages.contract.companion_transcripts import Cue
 from podpages.render import pages, site_objects, sitemaps
 from podpages.render.chapters_file import chapters_file
 from podpages.render.feed import feed
 from podpages.render.site_objects import Plan, SiteObject
+from podpages.render.transcript_files import transcript_files
+from podpages.render.transcript_page import transcript_page
 from podpages.settings import Settings
 from podpages.templating import template_file
 
+# What a transcript is published from, by the key of its upload: an episode JSON's `transcript` text,
+# or a companion transcript's cues.
+type TranscriptSources = Mapping[str, str | tuple[Cue, ...]]
+NO_SOURCES: TranscriptSources = MappingProxyType({})
+# The files a companion transcript adds to transcript.txt, which the JSON's text has too.
+COMPANION_FORMATS = ("vtt", "srt", "json")
 
-def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+
+def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources) -> Plan:
     """Everything the refresh asks for: the pages, then the listings, then the feed."""
-    plan = page_plan(catalog, refresh, settings)
+    plan = page_plan(catalog, refresh, settings, sources)
     plan += listing_plan(catalog, refresh, settings)
     plan += feed_plan(catalog, refresh, settings)
     return plan
 
 
-def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """Episode pages, transcripts and chapters: what a publish writes before it commits the catalog."""
+def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources = NO_SOURCES) -> Plan:
+    """Episode pages, transcripts and chapters: what a publish writes before it commits the catalog.
+    `sources` holds the uploads the refresh's transcripts are published from."""
     plan = Plan()
     show = catalog.show
     for slug in sorted(refresh.episodes):
@@ -32,15 +44,10 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
         else:
             plan.deletes += [
                 site_paths.object_key(site_paths.episode(show, slug)),
-                site_paths.object_key(site_paths.transcript(show, slug)),
                 site_paths.object_key(site_paths.chapters(show, slug)),
             ]
-    for slug, text in sorted(refresh.transcripts.items()):
-        path = site_paths.transcript(show, slug)
-        if text is None:
-            plan.deletes.append(site_paths.object_key(path))
-        else:
-            plan.puts.append(site_objects.plain_text(path, text))
+    for slug, update in sorted(refresh.transcripts.items()):
+        plan += transcript_plan(catalog, slug, update, settings, sources)
     for slug in sorted(refresh.chapters):
         entry = catalog.entry(slug)
         if entry and entry.episode.chapters:
@@ -48,6 +55,27 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
         elif entry:  # a removed episode's chapters went with its page, above
             plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))
     return plan
+
+
+def transcript_plan(
+    catalog: Catalog, slug: str, update: TranscriptUpdate, settings: Settings, sources: TranscriptSources
+) -> Plan:
+    """An episode's transcript files: every format and the page from a companion, the text alone from
+    the JSON, or none; and the companion's files deleted where no companion is published any more."""
+    show = catalog.show
+    text_path = site_paths.transcript(show, slug)
+    companion_keys = [site_paths.object_key(site_paths.transcript_file(show, slug, ext)) for ext in COMPANION_FORMATS]
+    companion_keys.append(site_paths.object_key(site_paths.transcript_page(show, slug)))
+    stale_companion = companion_keys if update.had_companion else []
+    if update.source is None:
+        return Plan(deletes=[site_paths.object_key(text_path), *stale_companion])
+    source = sources.get(update.source)
+    entry = catalog.entry(slug)
+    if source is None or entry is None:  # the upload is gone: the event that removed it is on its way
+        return Plan()
+    if isinstance(source, str):
+        return Plan(puts=[site_objects.plain_text(text_path, source)], deletes=stale_companion)
+    return Plan(puts=[*transcript_files(show, slug, source), transcript_page(catalog, entry, source, settings)])
 
 
 def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:

@@ -56,3 +56,18 @@ def sitemap(path: str, text: str) -> SiteObject:
 
 def png(path: str, body: bytes) -> SiteObject:
     return SiteObject(site_paths.object_key(path), body, "image/png", STATIC_CACHE)
+
+
+def webvtt(path: str, text: str) -> SiteObject:
+    """A transcript as WebVTT, the captions format browsers and podcast apps read."""
+    return SiteObject(site_paths.object_key(path), text.encode(), "text/vtt; charset=utf-8", PAGE_CACHE)
+
+
+def subrip(path: str, text: str) -> SiteObject:
+    """A transcript as SubRip, which has no registered media type; this is the one players and apps expect."""
+    return SiteObject(site_paths.object_key(path), text.encode(), "application/x-subrip; charset=utf-8", PAGE_CACHE)
+
+
+def json_transcript(path: str, text: str) -> SiteObject:
+    """A transcript in the podcast namespace's JSON format, which `podcast:transcript` types as application/json."""
+    return SiteObject(site_paths.object_key(path), text.encode(), "application/json", PAGE_CACHE)

@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 from podpages import site_paths
 from podpages.catalog import sitemap_parts as parts
-from podpages.catalog.model import Catalog
+from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
@@ -36,14 +36,23 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
 
 
 def _urls(catalog: Catalog) -> list[tuple[str, datetime | None]]:
-    """The show page, its year archives and its episodes, each with the moment it last changed."""
+    """The show page, its year archives and its episodes, each followed by its transcript page if it
+    has one, each with the moment it last changed."""
     show = catalog.show
     episodes = catalog.newest(0)
     return [
         (site_paths.show_home(show), episodes[0].published if episodes else None),
         *((site_paths.archive(show, year), catalog.in_year(year)[0].published) for year in catalog.years()),
-        *((site_paths.episode(show, entry.slug), entry.published) for entry in episodes),
+        *((path, entry.published) for entry in episodes for path in _pages(catalog, entry)),
     ]
+
+
+def _pages(catalog: Catalog, entry: CatalogEntry) -> list[str]:
+    """An episode's page, and the page of its companion transcript."""
+    page = site_paths.episode(catalog.show, entry.slug)
+    if catalog.companion(entry.slug):
+        return [page, site_paths.transcript_page(catalog.show, entry.slug)]
+    return [page]
 
 
 def sitemap_index(sitemaps: Iterable[str], settings: Settings) -> SiteObject:

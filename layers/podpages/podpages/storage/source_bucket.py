@@ -21,10 +21,11 @@ class SourceBucket:
         self.client = client
         self.name = name
 
-    def read_upload(self, key: str) -> bytes | None:
-        """The upload's bytes, or None when it is gone. Reads at most 1 MiB and one byte, so size is checked cheaply."""
+    def read_upload(self, key: str, limit: int = MAX_DOCUMENT_BYTES) -> bytes | None:
+        """The upload's bytes, or None when it is gone. Reads at most `limit` bytes and one more, so
+        that size is checked cheaply: 1 MiB for JSON, 5 MiB for a companion transcript."""
         try:
-            response = get_object(self.client, self.name, key, Range=f"bytes=0-{MAX_DOCUMENT_BYTES}")
+            response = get_object(self.client, self.name, key, Range=f"bytes=0-{limit}")
         except ClientError as error:
             if error_code(error) == "InvalidRange":  # an empty object has no byte 0
                 return b""
@@ -43,10 +44,10 @@ class SourceBucket:
             raise
 
     def write_catalog(self, catalog: "Catalog", etag: str | None) -> None:
-        """Commit `catalog` if nobody has since the read that gave `etag`; an empty one is deleted."""
+        """Commit `catalog` if nobody has since the read that gave `etag`; one that keeps nothing is deleted."""
         key = catalog_key(catalog.show)
         try:
-            if catalog.is_empty:
+            if catalog.keeps_nothing:
                 if etag is not None:
                     self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
                 return
