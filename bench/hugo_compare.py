@@ -44,6 +44,7 @@ from pathlib import Path
 
 from synthetic import write_catalogue
 
+from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog, default_episode_guid
 from podpages.cli.source_folder import read_change, read_source_folder
@@ -176,7 +177,7 @@ def podpages_publish(catalog: Catalog, episode_json: Path, settings: Settings) -
 
     def publish():
         update = fold(before, [change], settings)
-        return show_plan(update.after, update.refresh, settings)
+        return show_plan(update.after, update.refresh, settings, transcripts_in([change]))
 
     seconds, plan = timed(publish)
     return seconds, len(plan.puts), len(plan.deletes)

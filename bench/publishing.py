@@ -15,6 +15,7 @@ from pathlib import Path
 
 from synthetic import episode_document, write_catalogue
 
+from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.cli.source_folder import read_change, read_source_folder
@@ -77,8 +78,9 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     new = folder / "episodes" / "bench" / f"episode-{episodes:05d}.json"
     new.write_text(json.dumps(episode_document(episodes)))
     started = time.perf_counter()
-    update = fold(catalog, [read_change(new)], settings)
-    written = show_plan(update.after, update.refresh, settings)
+    change = read_change(new)
+    update = fold(catalog, [change], settings)
+    written = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
     domain = time.perf_counter() - started
 
     stack.calls.clear()
@@ -135,10 +137,12 @@ from podpages.settings import Settings
 from podpages.render.plans import show_plan
 from podpages.catalog.fold import fold
 from podpages.cli.source_folder import read_change
+from podpages.catalog.changes import transcripts_in
 settings = Settings(site_url="http://127.0.0.1:3000")
 catalog = Catalog.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
-update = fold(catalog, [read_change(Path(sys.argv[2]))], settings)
-plan = show_plan(update.after, update.refresh, settings)
+change = read_change(Path(sys.argv[2]))
+update = fold(catalog, [change], settings)
+plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
 print(len(plan.puts))
 """
 

@@ -12,7 +12,7 @@ class Settings:
     site_url: str
     excerpt_chars: int = 1500
     nearby_count: int = 8
-    feed_max_items: int = 0  # 0 means every episode
+    feed_max_items: int = 1000  # the subscription feed's newest episodes; 0 means every one, and grows with the show
     source_bucket: str = ""
     site_bucket: str = ""
     distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront

@@ -40,6 +40,11 @@ def feed(show: str) -> str:
     return f"/{show}/feed.xml"
 
 
+def feed_archive(show: str, page: int) -> str:
+    """An RFC 5005 archive page of the show's feed, from 1, the oldest."""
+    return f"/{show}/feed-archive-{page}.xml"
+
+
 def show_sitemap(show: str, part: int = 1) -> str:
     """Part 1 keeps the address a show's one sitemap always had; the protocol caps a file's URLs."""
     return f"/{show}/sitemap.xml" if part == 1 else f"/{show}/sitemap-{part}.xml"

@@ -121,8 +121,8 @@ def test_an_episode_without_chapters_never_costs_a_chapters_request():
 def test_a_from_scratch_render_and_a_rebuild_write_every_chapters_file():
     catalog = with_chapters().apply(put_episode("s", "plain", episode_document("Plain")), 1500)
 
-    assert everything(catalog).chapters == pages_again(catalog, {"ep", "plain"}).chapters == {"ep"}
+    assert everything(catalog, 0).chapters == pages_again(catalog, {"ep", "plain"}).chapters == {"ep"}
     assert (
         site_paths.object_key(site_paths.chapters("s", "ep"))
-        in keys(page_plan(catalog, everything(catalog), SETTINGS))[0]
+        in keys(page_plan(catalog, everything(catalog, 0), SETTINGS))[0]
     )

@@ -1,5 +1,6 @@
 """What one S3 event asks of a show's catalog, once its upload has been read and checked."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from podpages.contract.companion_transcripts import Cue
@@ -65,3 +66,15 @@ def removal(source: SourceKey, sequencer: str | None) -> Removal:
 
 def is_removal(change: Change) -> bool:
     return isinstance(change, (EpisodeRemoved, ShowRemoved, TranscriptRemoved))
+
+
+def transcripts_in(changes: Iterable[Change]) -> dict[str, str | tuple[Cue, ...]]:
+    """What the uploads of `changes` say as transcripts, by key: an episode JSON's text, a companion's cues."""
+    found: dict[str, str | tuple[Cue, ...]] = {}
+    for change in changes:
+        match change:
+            case EpisodePut(source=source, episode=episode) if episode.transcript is not None:
+                found[source.key] = episode.transcript
+            case TranscriptPut(source=source, cues=cues):
+                found[source.key] = cues
+    return found

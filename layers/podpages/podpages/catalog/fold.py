@@ -36,7 +36,7 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
                 touched.add(slug)
                 shown |= {slug} if _shows_companion(after, slug) else set()
         after = result
-    refresh = stale(before, after, settings.nearby_count)
+    refresh = stale(before, after, settings.nearby_count, settings.feed_max_items)
     pages = {slug for slug in refresh.episodes if transcript_page_stale(before, after, slug)}
     refresh.transcripts = {
         slug: transcript_update(after, slug, had_companion=slug in shown) for slug in touched | pages

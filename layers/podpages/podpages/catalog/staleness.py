@@ -7,6 +7,7 @@ show's feed, page and sitemap parts. That keeps its cost flat however large the 
 
 from dataclasses import dataclass, field
 
+from podpages.catalog.feed_archives import archive_entries, archive_pages
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.contract.source_keys import Kind, SourceKey
@@ -31,6 +32,8 @@ class Refresh:
     # With listings: the most sitemap parts the site may hold for the show, so that those past
     # the catalog's own, left by a show that has shrunk, are deleted.
     sitemap_parts: int = 0
+    archives: set[int] = field(default_factory=set)  # with listings: the feed's archive pages to write
+    archive_pages: int = 0  # with listings: the most archive pages the site may hold, likewise
 
     def __ior__(self, other: "Refresh") -> "Refresh":
         self.episodes |= other.episodes
@@ -39,6 +42,8 @@ class Refresh:
         self.chapters |= other.chapters
         self.listings |= other.listings
         self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
+        self.archives |= other.archives
+        self.archive_pages = max(self.archive_pages, other.archive_pages)
         return self
 
     def __bool__(self) -> bool:
@@ -57,7 +62,7 @@ def transcript_update(catalog: Catalog, slug: str, had_companion: bool) -> Trans
     return TranscriptUpdate(None, had_companion)
 
 
-def everything(catalog: Catalog) -> Refresh:
+def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
     """The whole show, as a from-scratch render publishes it."""
     slugs = {entry.slug for entry in catalog.episodes}
     transcripts = {slug: transcript_update(catalog, slug, False) for slug in slugs}
@@ -68,6 +73,8 @@ def everything(catalog: Catalog) -> Refresh:
         chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
         listings=not catalog.is_empty,
         sitemap_parts=sitemap_parts(catalog),
+        archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
+        archive_pages=archive_pages(catalog, feed_max_items),
     )
 
 
@@ -81,14 +88,22 @@ def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
     return Refresh(episodes=set(slugs), chapters=chapters, transcripts=transcripts)
 
 
-def all_listings(catalog: Catalog) -> Refresh:
-    """The show's listings alone: its year archives, page, sitemap parts and feed."""
-    return Refresh(years=set(catalog.years()), listings=True, sitemap_parts=max(1, sitemap_parts(catalog)))
+def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
+    """The show's listings alone: its year archives, page, sitemap parts, feed and the feed's archives."""
+    pages = archive_pages(catalog, feed_max_items)
+    return Refresh(
+        years=set(catalog.years()),
+        listings=True,
+        sitemap_parts=max(1, sitemap_parts(catalog)),
+        archives=set(range(1, pages + 1)),
+        archive_pages=pages,
+    )
 
 
-def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
+def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
     parts = max(sitemap_parts(old), sitemap_parts(new))
+    pages = max(archive_pages(old, feed_max_items), archive_pages(new, feed_max_items))
     changed = {
         slug
         for slug in _slugs(old) | _slugs(new)
@@ -102,17 +117,27 @@ def stale(old: Catalog, new: Catalog, nearby_count: int) -> Refresh:
             chapters=chapters,
             listings=True,
             sitemap_parts=parts,
+            archives=set(range(1, archive_pages(new, feed_max_items) + 1)),
+            archive_pages=pages,
         )
-    pages = set(changed)
+    stale_pages = set(changed)
     for slug in changed:
         for catalog in (old, new):
-            pages |= {
+            stale_pages |= {
                 candidate
                 for candidate in _within(catalog, slug, nearby_count)
                 if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
-    return Refresh(episodes=pages, years=years, chapters=chapters, listings=bool(changed), sitemap_parts=parts)
+    return Refresh(
+        episodes=stale_pages,
+        years=years,
+        chapters=chapters,
+        listings=bool(changed),
+        sitemap_parts=parts,
+        archives=_archives_stale(old, new, feed_max_items) if changed else set(),
+        archive_pages=pages,
+    )
 
 
 def _slugs(catalog: Catalog) -> set[str]:
@@ -124,6 +149,31 @@ def _differs(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
     if old is new:
         return False
     return old is None or new is None or old.content() != new.content()
+
+
+def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]:
+    """The archive pages of `new` that differ from those of `old`: new pages, pages whose episodes
+    differ (an edit, or an insert or removal before them, which shifts them), and the page that gains
+    or loses its `next-archive` link. A new newest episode changes at most one, when it fills a page."""
+    before, after = archive_pages(old, feed_max_items), archive_pages(new, feed_max_items)
+    return {
+        page
+        for page in range(1, after + 1)
+        if page > before
+        or (page < before) != (page < after)
+        or any(
+            _item_differs(old, new, a, b)
+            for a, b in zip(
+                archive_entries(old, page, feed_max_items), archive_entries(new, page, feed_max_items), strict=True
+            )
+        )
+    }
+
+
+def _item_differs(old: Catalog, new: Catalog, before: CatalogEntry, after: CatalogEntry) -> bool:
+    """Whether an episode's feed item differs: its entry, or whether it links a companion transcript."""
+    has_companion = (old.companion(before.slug) is not None, new.companion(after.slug) is not None)
+    return _differs(before, after) or has_companion[0] != has_companion[1]
 
 
 def transcript_page_stale(old: Catalog, new: Catalog, slug: str) -> bool:

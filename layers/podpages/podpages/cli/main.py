@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     render.add_argument("--site-url", help="the site's base URL (default: $SITE_URL)")
     render.add_argument("--excerpt-chars", type=int, help="transcript excerpt budget (default: $EXCERPT_CHARS or 1500)")
     render.add_argument("--nearby-count", type=int, help="nearby episodes per page (default: $NEARBY_COUNT or 8)")
-    render.add_argument("--feed-max-items", type=int, help="feed items, 0 for all (default: $FEED_MAX_ITEMS or 0)")
+    render.add_argument("--feed-max-items", type=int, help="feed items, 0 for all (default: $FEED_MAX_ITEMS or 1000)")
     render.add_argument("--force", action="store_true", help="replace the files an earlier render wrote to --out")
     render.set_defaults(run=run_render)
 

@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from podpages import site_paths
-from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, is_removal, removal
+from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, is_removal, removal, transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
@@ -160,13 +160,7 @@ class Publisher:
         """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
         own reads where it has them, and read from the source bucket where not (an episode's JSON
         arriving after its companion, a companion removed and its JSON's text taking over)."""
-        sources: dict[str, str | tuple[Cue, ...]] = {}
-        for read in reads:
-            match read.change:
-                case EpisodePut(source=source, episode=episode) if episode.transcript is not None:
-                    sources[source.key] = episode.transcript
-                case TranscriptPut(source=source, cues=cues):
-                    sources[source.key] = cues
+        sources = transcripts_in(read.change for read in reads)
         wanted = {update.source for update in refresh.transcripts.values() if update.source}
         for key in sorted(wanted - sources.keys()):
             if (found := self.read_transcript_source(key)) is not None:
@@ -223,7 +217,7 @@ class Publisher:
         if (current.body if current else None) == expected:
             return
         logger.warning("listings behind the catalog; writing them again", show=catalog.show)
-        self.write_listings(catalog, all_listings(catalog))
+        self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -240,7 +234,7 @@ class Publisher:
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                self.write_listings(catalog, all_listings(catalog))
+                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 

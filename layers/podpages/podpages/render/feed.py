@@ -11,6 +11,7 @@ from feedgen.feed import FeedGenerator
 from feedgen.util import formatRFC2822
 
 from podpages import site_paths
+from podpages.catalog.feed_archives import archive_entries, archive_pages
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract import apple_categories
 from podpages.contract.documents import Show
@@ -20,6 +21,7 @@ from podpages.render.feed_content import content_encoded
 from podpages.render.feed_extensions import (
     AppleEntryExtension,
     AppleExtension,
+    FeedHistoryExtension,
     PodcastEntryExtension,
     PodcastExtension,
     SimpleChaptersEntryExtension,
@@ -38,17 +40,52 @@ def podcast_guid(feed_url: str) -> str:
 
 
 def feed(catalog: Catalog, settings: Settings) -> SiteObject:
+    """The subscription feed: the newest `FEED_MAX_ITEMS` episodes, and a link to the newest archive."""
     path = site_paths.feed(catalog.show)
-    episodes = catalog.newest(settings.feed_max_items)
+    pages = archive_pages(catalog, settings.feed_max_items)
+    links = [("prev-archive", settings.site_url + site_paths.feed_archive(catalog.show, pages))] if pages else []
+    body = _document(catalog, catalog.newest(settings.feed_max_items), settings, path, links, trailers=True)
+    return site_objects.rss(path, body)
+
+
+def feed_archive(catalog: Catalog, page: int, settings: Settings) -> SiteObject:
+    """Archive page `page` (RFC 5005): its episodes, newest first, linked to the feed and its neighbours.
+    Its channel names no `podcast:trailer`: the subscription feed offers them, and a new trailer then
+    leaves every full page as it was."""
+    show, site = catalog.show, settings.site_url
+    path = site_paths.feed_archive(show, page)
+    links = [("current", site + site_paths.feed(show))]
+    if page > 1:
+        links.append(("prev-archive", site + site_paths.feed_archive(show, page - 1)))
+    if page < archive_pages(catalog, settings.feed_max_items):
+        links.append(("next-archive", site + site_paths.feed_archive(show, page + 1)))
+    entries = list(reversed(archive_entries(catalog, page, settings.feed_max_items)))
+    body = _document(catalog, entries, settings, path, links, archive=True)
+    return site_objects.rss(path, body, site_objects.ARCHIVE_CACHE)
+
+
+def _document(
+    catalog: Catalog,
+    episodes: list[CatalogEntry],
+    settings: Settings,
+    path: str,
+    links: list[tuple[str, str]],
+    archive: bool = False,
+    trailers: bool = False,
+) -> bytes:
+    """A feed document at `path`: the show's channel and `episodes`, newest first."""
     fg = _feed_generator()
-    _describe_show(fg, catalog, settings)
+    _describe_show(fg, catalog, settings, settings.site_url + path)
+    fg.podcastindex.trailers = _trailers(catalog) if trailers else []
     if episodes:
         fg.lastBuildDate(episodes[0].published)
         fg.pubDate(episodes[0].published)
         fg.apple.dated = True
+    fg.history.links = links
+    fg.history.archive = archive
     for entry in episodes:
         _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)
-    return site_objects.rss(path, fg.rss_str(pretty=True))
+    return bytes(fg.rss_str(pretty=True))
 
 
 def _feed_generator() -> FeedGenerator:
@@ -58,10 +95,11 @@ def _feed_generator() -> FeedGenerator:
     fg.register_extension("podcastindex", PodcastExtension, PodcastEntryExtension)
     fg.register_extension("apple", AppleExtension, AppleEntryExtension)
     fg.register_extension("psc", SimpleChaptersExtension, SimpleChaptersEntryExtension)
+    fg.register_extension("history", FeedHistoryExtension)
     return fg
 
 
-def _describe_show(fg: FeedGenerator, catalog: Catalog, settings: Settings) -> None:
+def _describe_show(fg: FeedGenerator, catalog: Catalog, settings: Settings, self_url: str) -> None:
     show = catalog.show_document
     feed_url = settings.site_url + site_paths.feed(catalog.show)
     show_url = settings.site_url + site_paths.show_home(catalog.show)
@@ -73,7 +111,7 @@ def _describe_show(fg: FeedGenerator, catalog: Catalog, settings: Settings) -> N
         fg.copyright(show.copyright)
     fg.generator("podpages")
     fg.image(url=image, title=show.title, link=show_url)
-    fg.link(href=feed_url, rel="self", type="application/rss+xml")
+    fg.link(href=self_url, rel="self", type="application/rss+xml")
     fg.link(href=show.link or show_url, rel="alternate")  # the channel <link> is the last one set
     # feedgen takes only .jpg and .png artwork for itunes:image; other artwork stays on the page and in
     # the RSS <image>, and Apple's required tag names the default cover instead.
@@ -83,7 +121,6 @@ def _describe_show(fg: FeedGenerator, catalog: Catalog, settings: Settings) -> N
     fg.podcastindex.locked = show.locked
     fg.podcastindex.locked_owner = show.owner.email if show.owner else None
     fg.podcastindex.show = show
-    fg.podcastindex.trailers = _trailers(catalog)
 
 
 def _describe_show_for_apple(fg: FeedGenerator, show: Show, artwork: str) -> None:

@@ -1,5 +1,6 @@
 """feedgen extensions for the tags feedgen lacks: the podcast namespace (PSP-1), Podlove Simple
-Chapters, Apple's true/false `itunes:explicit` and its "Yes" flags, and no wall-clock build date."""
+Chapters, Apple's true/false `itunes:explicit` and its "Yes" flags, no wall-clock build date, and
+RFC 5005's feed history."""
 
 from typing import Any
 
@@ -13,6 +14,8 @@ from podpages.render.feed_podcast_namespace import PODCAST_NS, Trailer, Transcri
 from podpages.render.feed_simple_chapters import simple_chapters
 
 ITUNES_NS = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+ATOM_NS = "http://www.w3.org/2005/Atom"
+HISTORY_NS = "http://purl.org/syndication/history/1.0"
 
 
 class PodcastExtension(BaseExtension):
@@ -118,3 +121,25 @@ class AppleEntryExtension(BaseEntryExtension):
         if self.block:
             _yes(entry, "block")
         return entry
+
+
+class FeedHistoryExtension(BaseExtension):
+    """RFC 5005: the `current`, `prev-archive` and `next-archive` links between the subscription feed
+    and its archive documents, and an archive's `fh:archive` mark. feedgen writes only `rel="self"`
+    among RSS's atom links. `fh` is declared on `fh:archive` itself, so that a feed with no archives
+    keeps the bytes it had before archives existed."""
+
+    def __init__(self) -> None:
+        self.links: list[tuple[str, str]] = []  # (rel, href), in the order written
+        self.archive = False  # this document is an archive, not the subscription feed
+
+    def extend_rss(self, feed: Any) -> Any:
+        channel = feed[0]
+        for rel, href in self.links:
+            link = xml_elem(f"{{{ATOM_NS}}}link", channel)
+            link.attrib["rel"] = rel
+            link.attrib["type"] = "application/rss+xml"
+            link.attrib["href"] = href
+        if self.archive:
+            xml_elem(f"{{{HISTORY_NS}}}archive", channel, nsmap={"fh": HISTORY_NS})
+        return feed

@@ -4,13 +4,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from podpages import site_paths
+from podpages.catalog.feed_archives import archive_pages
 from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, TranscriptUpdate
 from podpages.contract.companion_transcripts import Cue
 from podpages.render import pages, site_objects, sitemaps
 from podpages.render.chapters_file import chapters_file
-from podpages.render.feed import feed
+from podpages.render.feed import feed, feed_archive
 from podpages.render.site_objects import Plan, SiteObject
 from podpages.render.transcript_files import transcript_files
 from podpages.render.transcript_page import transcript_page
@@ -104,12 +105,19 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
 
 
 def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """The show's feed, written after its other listings: while the feed is current, so are they."""
+    """The show's feed, written after its other listings and its archive pages: while the feed is
+    current, so are they. Archive pages past the catalog's own, left by a show that has shrunk, go."""
     if not refresh.listings:
         return Plan()
+    show = catalog.show
+    gone = [
+        site_paths.object_key(site_paths.feed_archive(show, page))
+        for page in range(archive_pages(catalog, settings.feed_max_items) + 1, refresh.archive_pages + 1)
+    ]
     if catalog.is_empty:
-        return Plan(deletes=[site_paths.object_key(site_paths.feed(catalog.show))])
-    return Plan(puts=[feed(catalog, settings)])
+        return Plan(deletes=[*gone, site_paths.object_key(site_paths.feed(show))])
+    archives = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
+    return Plan(puts=[*archives, feed(catalog, settings)], deletes=gone)
 
 
 def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:

@@ -8,6 +8,8 @@ from podpages import site_paths
 # Pages change when a neighbour is published; the feed is what podcast apps poll, so it is fresher.
 PAGE_CACHE = "public, max-age=300, s-maxage=3600"
 FEED_CACHE = "public, max-age=60, s-maxage=300"
+# A full archive page changes only when one of its episodes does; CloudFront is invalidated when it does.
+ARCHIVE_CACHE = "public, max-age=86400, s-maxage=2592000"
 SITEMAP_CACHE = "public, max-age=3600, s-maxage=3600"
 STATIC_CACHE = "public, max-age=86400, s-maxage=86400"
 
@@ -46,8 +48,8 @@ def json_chapters(path: str, text: str) -> SiteObject:
     return SiteObject(site_paths.object_key(path), text.encode(), "application/json+chapters", PAGE_CACHE)
 
 
-def rss(path: str, body: bytes) -> SiteObject:
-    return SiteObject(site_paths.object_key(path), body, "application/rss+xml; charset=utf-8", FEED_CACHE)
+def rss(path: str, body: bytes, cache_control: str = FEED_CACHE) -> SiteObject:
+    return SiteObject(site_paths.object_key(path), body, "application/rss+xml; charset=utf-8", cache_control)
 
 
 def sitemap(path: str, text: str) -> SiteObject:

@@ -21,5 +21,5 @@ def render_site(
     """Each show's plan in turn, labelled with its slug, then the site's own files. `transcripts` holds
     what each upload that has a transcript says: a JSON's text, or a companion's cues."""
     for show, catalog in sorted(catalogs.items()):
-        yield show, show_plan(catalog, everything(catalog), settings, transcripts)
+        yield show, show_plan(catalog, everything(catalog, settings.feed_max_items), settings, transcripts)
     yield SITE, site_plan({show: sitemap_parts(catalog) for show, catalog in catalogs.items()}, settings)

@@ -1,0 +1,29 @@
+"""How a show's episodes fall into RFC 5005 archive documents, beside the subscription feed.
+
+`feed.xml` holds the newest `FEED_MAX_ITEMS` episodes. The archives hold every episode in pages of a
+fixed size, oldest first, and only full pages: a page, once full, changes only when one of its own
+episodes does (or one before it is inserted or removed), so apps and caches may keep it for long.
+The newest episodes, which fill no page yet, are all in `feed.xml`, since a page is never larger than
+the feed. A show with fewer episodes than a page has no archives, and its feed links to none.
+"""
+
+from podpages.catalog.model import Catalog, CatalogEntry
+
+ARCHIVE_ITEMS = 100  # episodes to a page, unless the feed is smaller still
+
+
+def archive_size(feed_max_items: int) -> int:
+    """Episodes to an archive page: at most the feed's own size, so the feed holds every episode that
+    fills no page yet. A feed of every episode (0) pages in ARCHIVE_ITEMS."""
+    return min(ARCHIVE_ITEMS, feed_max_items) if feed_max_items else ARCHIVE_ITEMS
+
+
+def archive_pages(catalog: Catalog, feed_max_items: int) -> int:
+    """How many full archive pages the show's episodes fill."""
+    return len(catalog.episodes) // archive_size(feed_max_items)
+
+
+def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[CatalogEntry, ...]:
+    """The episodes of archive page `page` (from 1), oldest first."""
+    size = archive_size(feed_max_items)
+    return catalog.episodes[(page - 1) * size : page * size]
