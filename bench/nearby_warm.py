@@ -1,7 +1,7 @@
 """How long a warm nearby request takes in a show of 10,000 episodes.
 
 The handler that template.yaml names serves requests for random episodes of one show whose
-catalog sits in moto's in-process S3. After the first request the catalog is held in memory,
+catalog and nearby index sit in moto's in-process S3. After the first request the catalog is held in memory,
 so each timed request is the handler alone: routing, the binary search, the listing, the
 headers. The S3 requests made while timing are counted and printed too.
 
@@ -31,6 +31,8 @@ os.environ |= {
 import boto3
 from moto import mock_aws
 
+from podpages.catalog.model import Catalog
+from podpages.catalog.nearby_index import nearby_index
 from support.events import nearby_request
 from support.lambda_context import LambdaContext
 from support.template import load_handler
@@ -72,7 +74,9 @@ def measure(episodes: int = 10_000, requests: int = 5_000) -> dict:
         s3 = boto3.client("s3")
         s3.create_bucket(Bucket=os.environ["SOURCE_BUCKET"])
         body = catalog_json("bench", episodes)
+        index = nearby_index(Catalog.model_validate_json(body))  # as the render function writes it beside
         s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.json", Body=body)
+        s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.nearby.json", Body=index)
         handler, module = load_handler("NearbyFunction")
         calls = []
         module.s3.meta.events.register("before-call.s3", lambda **_: calls.append(1))
@@ -81,6 +85,7 @@ def measure(episodes: int = 10_000, requests: int = 5_000) -> dict:
         started = time.perf_counter()
         first = handler(nearby_request("bench", slugs[0]), LambdaContext())
         results["catalog_mb"] = round(len(body) / 1e6, 1)
+        results["nearby_index_mb"] = round(len(index) / 1e6, 2)
         results["first_request_ms"] = round((time.perf_counter() - started) * 1000)
         results["first_request_s3_requests"] = len(calls)
         assert first["statusCode"] == 200, first

@@ -86,7 +86,11 @@ def table(results: dict) -> list[str]:
             "each well inside the 60 s timeout",
         ),
         ("nearby warm, median", f"{results['nearby']['warm_json']['median_us']} µs", "under 1 ms"),
-        ("nearby cold first request", f"{results['nearby']['first_request_ms']} ms, 1 GET", ""),
+        (
+            "nearby cold first request",
+            f"{results['nearby']['first_request_ms']} ms, 1 GET of {results['nearby']['nearby_index_mb']} MB",
+            "at most 1 MB read at 10,000",
+        ),
         (
             "peak memory at 10,000 (publish / full render)",
             f"{results['publishing']['memory']['single_publish_max_rss_mb']} MB / "

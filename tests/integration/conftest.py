@@ -82,6 +82,10 @@ class Stack:
             for item in page.get("Contents", [])
         }
 
+    def catalog_keys(self) -> set[str]:
+        """The shows' catalogs in the source bucket, without the nearby indexes beside them."""
+        return {key for key in self.keys(self.source, "catalog/") if not key.endswith(".nearby.json")}
+
     def read(self, bucket: str, key: str) -> bytes:
         return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
 

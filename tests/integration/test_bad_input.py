@@ -295,7 +295,7 @@ def queue_depth(stack) -> int:
 
 def catalog_entries(stack) -> dict[tuple[str, str], dict]:
     entries = {}
-    for key in stack.keys(stack.source, "catalog/"):
+    for key in stack.catalog_keys():
         catalog = json.loads(stack.read(stack.source, key))
         entries |= {(catalog["show"], entry["slug"]): entry for entry in catalog["episodes"]}
     return entries
@@ -358,7 +358,7 @@ def test_malformed_uploads_among_good_ones_are_reported_counted_consumed_and_pub
         (show_slug, f"good-{n:02d}") for n in range(1, 9) for show_slug in SHOWS
     }
     assert entries.keys() == good_episodes
-    assert stack.keys(stack.source, "catalog/") == {"catalog/daily.json", "catalog/weekly.json"}
+    assert stack.catalog_keys() == {"catalog/daily.json", "catalog/weekly.json"}
     assert {slug: entries[("daily", slug)] for slug in ("fixed", "guarded", "kept")} == {
         slug: published_before[("daily", slug)] for slug in ("fixed", "guarded", "kept")
     }

@@ -24,7 +24,7 @@ from support.lambda_context import LambdaContext
 def catalogs_in_bucket(stack) -> dict[str, Catalog]:
     return {
         key.removeprefix("catalog/").removesuffix(".json"): Catalog.model_validate_json(stack.read(stack.source, key))
-        for key in stack.keys(stack.source, "catalog/")
+        for key in stack.catalog_keys()
     }
 
 

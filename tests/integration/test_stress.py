@@ -45,7 +45,7 @@ def wait_until_drained(stack, within: float = 600) -> None:
 
 def catalogs_in(stack) -> dict[str, tuple]:
     found = {}
-    for key in stack.keys(stack.source, "catalog/"):
+    for key in stack.catalog_keys():
         catalog = Catalog.model_validate_json(stack.read(stack.source, key))
         found[catalog.show] = (catalog.document, [entry.content() for entry in catalog.episodes])
     return found

@@ -1,9 +1,11 @@
-"""The nearby API's catalogs in memory: one GET when cold, none while fresh, one conditional GET
-to revalidate, a changed catalog picked up, and unknown shows remembered apart from the catalogs;
-against moto's in-process S3."""
+"""The nearby API's catalogs in memory, read from each show's nearby index: one GET when cold, none
+while fresh, one conditional GET to revalidate, a changed index picked up, the whole catalog read
+where a show has no index yet, and unknown shows remembered apart from the catalogs; against moto's
+in-process S3."""
 
 import pytest
 
+from podpages.catalog.nearby_index import nearby_index
 from podpages.errors import UnknownShow
 from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
 from support.catalogs import daily_catalog, indexed
@@ -26,21 +28,27 @@ def clock():
     return Clock()
 
 
+def store(source, catalog, etag=None) -> None:
+    """The show's catalog and nearby index, as a publish leaves them."""
+    source.write_catalog(catalog, etag)
+    source.write_nearby_index(catalog.show, None if catalog.is_empty else nearby_index(catalog))
+
+
 def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
-    source.write_catalog(daily_catalog(3), None)
+    store(source, daily_catalog(3))
     cache = CatalogCache(source, clock=clock)
 
     first, revision = cache.get("daily")
     clock.now += REVALIDATE_AFTER - 0.1
     again, same_revision = cache.get("daily")
 
-    assert gets == [("catalog/daily.json", None)]
+    assert gets == [("catalog/daily.nearby.json", None)]
     assert again is first and same_revision == revision
     assert first == indexed(daily_catalog(3))
 
 
 def test_an_unchanged_catalog_is_revalidated_with_its_etag_and_kept(source, gets, clock):
-    source.write_catalog(daily_catalog(3), None)
+    store(source, daily_catalog(3))
     cache = CatalogCache(source, clock=clock)
     first, revision = cache.get("daily")
 
@@ -49,16 +57,16 @@ def test_an_unchanged_catalog_is_revalidated_with_its_etag_and_kept(source, gets
     clock.now += REVALIDATE_AFTER - 0.1
     cache.get("daily")
 
-    assert gets == [("catalog/daily.json", None), ("catalog/daily.json", revision)]
+    assert gets == [("catalog/daily.nearby.json", None), ("catalog/daily.nearby.json", revision)]
     assert kept is first and kept_revision == revision
 
 
 def test_a_changed_catalog_is_picked_up_at_the_next_revalidation(source, clock):
-    source.write_catalog(daily_catalog(3), None)
+    store(source, daily_catalog(3))
     cache = CatalogCache(source, clock=clock)
     _first, revision = cache.get("daily")
 
-    source.write_catalog(daily_catalog(4), revision)
+    store(source, daily_catalog(4), source.read_catalog("daily").etag)
     still, _ = cache.get("daily")
     clock.now += REVALIDATE_AFTER
     fresh, fresh_revision = cache.get("daily")
@@ -67,25 +75,30 @@ def test_a_changed_catalog_is_picked_up_at_the_next_revalidation(source, clock):
     assert len(fresh.episodes) == 4 and fresh_revision != revision
 
 
-def test_a_show_without_a_catalog_is_unknown_and_costs_one_get_per_revalidation(source, gets, clock):
+def test_a_show_without_a_catalog_is_unknown_and_costs_two_gets_per_revalidation(source, gets, clock):
     cache = CatalogCache(source, clock=clock)
 
     for _attempt in range(3):
         with pytest.raises(UnknownShow, match="no show 'daily'"):
             cache.get("daily")
-    source.write_catalog(daily_catalog(1), None)
+    store(source, daily_catalog(1))
     clock.now += REVALIDATE_AFTER
 
     assert len(cache.get("daily")[0].episodes) == 1
-    assert gets == [("catalog/daily.json", None), ("catalog/daily.json", None)]
+    # No index, then no catalog either; once published, its index.
+    assert gets == [
+        ("catalog/daily.nearby.json", None),
+        ("catalog/daily.json", None),
+        ("catalog/daily.nearby.json", None),
+    ]
 
 
 def test_a_deleted_catalog_makes_the_show_unknown_at_the_next_revalidation(source, clock):
-    source.write_catalog(daily_catalog(1), None)
+    store(source, daily_catalog(1))
     cache = CatalogCache(source, clock=clock)
-    _index, revision = cache.get("daily")
+    cache.get("daily")
 
-    source.write_catalog(daily_catalog(0), revision)  # an empty catalog is deleted
+    store(source, daily_catalog(0), source.read_catalog("daily").etag)  # an empty catalog is deleted, and its index
     clock.now += REVALIDATE_AFTER
 
     with pytest.raises(UnknownShow):
@@ -94,18 +107,18 @@ def test_a_deleted_catalog_makes_the_show_unknown_at_the_next_revalidation(sourc
 
 def test_the_cache_holds_at_most_max_shows_dropping_the_one_read_longest_ago(source, gets, clock):
     for show in ("a", "b", "c"):
-        source.write_catalog(daily_catalog(1, show=show), None)
+        store(source, daily_catalog(1, show=show))
     cache = CatalogCache(source, clock=clock, max_shows=2)
 
     for show in ("a", "b", "c", "c", "b", "a"):
         cache.get(show)
 
-    assert [key for key, _etag in gets] == ["catalog/a.json", "catalog/b.json", "catalog/c.json", "catalog/a.json"]
+    assert [key for key, _etag in gets] == [f"catalog/{show}.nearby.json" for show in ("a", "b", "c", "a")]
 
 
 def test_unknown_shows_never_push_a_held_catalog_out(source, gets, clock):
     # Given a catalog held, and more unknown shows asked for than the cache holds catalogs
-    source.write_catalog(daily_catalog(3), None)
+    store(source, daily_catalog(3))
     cache = CatalogCache(source, clock=clock)
     held, _revision = cache.get("daily")
     for number in range(MAX_SHOWS + 1):
@@ -130,5 +143,19 @@ def test_unknown_shows_are_remembered_up_to_their_own_bound_dropping_the_one_fou
         with pytest.raises(UnknownShow):
             cache.get(show)
 
-    # Then the first was forgotten and read again; the last was still remembered
-    assert [key for key, _etag in gets] == ["catalog/a.json", "catalog/b.json", "catalog/c.json", "catalog/a.json"]
+    # Then the first was forgotten and looked for again (its index, then its catalog); the last was
+    # still remembered
+    looked_for = [
+        key for show in ("a", "b", "c", "a") for key in (f"catalog/{show}.nearby.json", f"catalog/{show}.json")
+    ]
+    assert [key for key, _etag in gets] == looked_for
+
+
+def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source, gets, clock):
+    source.write_catalog(daily_catalog(3), None)  # as a site published by an earlier podpages holds it
+    cache = CatalogCache(source, clock=clock)
+
+    index, _revision = cache.get("daily")
+
+    assert gets == [("catalog/daily.nearby.json", None), ("catalog/daily.json", None)]
+    assert index == indexed(daily_catalog(3))

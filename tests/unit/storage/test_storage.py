@@ -72,9 +72,10 @@ def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(sourc
     assert changed.etag != held and Catalog.model_validate_json(changed.body) == daily_catalog(2)
 
 
-def test_the_shows_are_those_with_catalogs(source):
+def test_the_shows_are_those_with_catalogs_and_not_their_nearby_indexes(source):
     for show in ("b-show", "a-show"):
         source.write_catalog(daily_catalog(1, show=show), None)
+        source.write_nearby_index(show, b"{}")
 
     assert source.list_shows() == {"a-show", "b-show"}
 

@@ -6,11 +6,12 @@ never loads pydantic; a test holds the model's output to these types.
 """
 
 import json
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from podpages.errors import PodpagesError
 
 CATALOG_VERSION = 1
+NEARBY_INDEX_VERSION = 1  # of `catalog/<show>.nearby.json` (catalog.nearby_index)
 
 
 class StoredEpisode(TypedDict):
@@ -39,11 +40,31 @@ class UnknownCatalogVersion(PodpagesError):
     """A catalog written by another version of podpages than this one reads."""
 
 
+# One episode in the nearby index: slug, title, published (RFC 3339, UTC), duration in seconds.
+type StoredNearbyEpisode = tuple[str, str, str, float]
+
+
+class StoredNearbyIndex(TypedDict):
+    version: int
+    show: str
+    title: str
+    episodes: list[StoredNearbyEpisode]
+
+
+def load_nearby_index(body: bytes) -> StoredNearbyIndex:
+    index: StoredNearbyIndex = _of_version(body, NEARBY_INDEX_VERSION, "nearby index")
+    return index
+
+
 def load_catalog(body: bytes) -> StoredCatalog:
-    catalog: StoredCatalog = json.loads(body)
-    if catalog.get("version") != CATALOG_VERSION:
-        found = catalog.get("version")
-        raise UnknownCatalogVersion(
-            f"catalog of {catalog.get('show')!r} has version {found!r}; this reads {CATALOG_VERSION}"
-        )
+    catalog: StoredCatalog = _of_version(body, CATALOG_VERSION, "catalog")
     return catalog
+
+
+def _of_version(body: bytes, version: int, what: str) -> Any:
+    """The stored JSON, if this podpages wrote it in the version it reads."""
+    stored = json.loads(body)
+    if stored.get("version") != version:
+        found = stored.get("version")
+        raise UnknownCatalogVersion(f"{what} of {stored.get('show')!r} has version {found!r}; this reads {version}")
+    return stored

@@ -68,7 +68,13 @@ class CatalogCache:
         from podpages.nearby.index import CatalogIndex
 
         try:
-            stored = self.source.read_catalog(show, held_etag=held.etag if held else None)
+            stored = self.source.read_nearby_index(show, held_etag=held.etag if held else None)
+            read = CatalogIndex.from_nearby_json
+            if stored is None:  # a show published before nearby indexes existed, until its rebuild
+                stored, read = (
+                    self.source.read_catalog(show, held_etag=held.etag if held else None),
+                    CatalogIndex.from_json,
+                )
         except Unchanged:
             assert held is not None  # S3 answers 304 only to the ETag of a copy held
             fresh = replace(held, checked=now)
@@ -77,7 +83,7 @@ class CatalogCache:
                 self._held.pop(show, None)
                 _remember(self._unknown, show, now, self.max_unknown_shows)
                 return None
-            fresh = Held(CatalogIndex.from_json(stored.body), stored.etag, now)
+            fresh = Held(read(stored.body), stored.etag, now)
         self._unknown.pop(show, None)
         _remember(self._held, show, fresh, self.max_shows)
         return fresh

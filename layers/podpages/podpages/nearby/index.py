@@ -1,17 +1,18 @@
 """A show's catalog reduced to what the nearby API serves.
 
-It is read from the catalog's JSON with the standard library (`catalog.stored`), not through
-the contract models, so the API's cold start stays light. The episodes keep the catalog's publish order, and a slug
-is found by binary search over the slugs sorted once, when the catalog is read.
+It is read from the show's nearby index (`catalog.nearby_index`), or from the whole catalog where a
+site published before the index existed has none yet, with the standard library (`catalog.stored`),
+not through the contract models, so the API's cold start stays light. The episodes keep the catalog's
+publish order, and a slug is found by binary search over the slugs sorted once, when the index is read.
 """
 
 from bisect import bisect_left
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from podpages.catalog.nearby import nearby
-from podpages.catalog.stored import StoredEntry, load_catalog
-from podpages.durations import parse_duration, total_seconds
+from podpages.catalog.stored import StoredEntry, load_catalog, load_nearby_index
+from podpages.durations import iso_duration, parse_duration, total_seconds
 from podpages.errors import UnknownEpisode
 from podpages.moments import rfc3339
 
@@ -35,14 +36,26 @@ class CatalogIndex:
 
     @classmethod
     def from_json(cls, body: bytes) -> "CatalogIndex":
+        """From the whole catalog's JSON."""
         catalog = load_catalog(body)
-        episodes = tuple(_indexed(entry) for entry in catalog["episodes"])
-        by_slug = sorted(range(len(episodes)), key=lambda position: episodes[position].slug)
         document = catalog["document"]
+        # A show without its document is titled by its slug, as its pages are.
+        title = document["title"] if document else catalog["show"]
+        return cls._of(catalog["show"], title, tuple(_indexed(entry) for entry in catalog["episodes"]))
+
+    @classmethod
+    def from_nearby_json(cls, body: bytes) -> "CatalogIndex":
+        """From the show's nearby index."""
+        index = load_nearby_index(body)
+        episodes = tuple(_from_nearby(*episode) for episode in index["episodes"])
+        return cls._of(index["show"], index["title"], episodes)
+
+    @classmethod
+    def _of(cls, show: str, title: str, episodes: tuple[IndexedEpisode, ...]) -> "CatalogIndex":
+        by_slug = sorted(range(len(episodes)), key=lambda position: episodes[position].slug)
         return cls(
-            show=catalog["show"],
-            # A show without its document is titled by its slug, as its pages are.
-            show_title=document["title"] if document else catalog["show"],
+            show=show,
+            show_title=title,
             episodes=episodes,
             slugs=tuple(episodes[position].slug for position in by_slug),
             positions=tuple(by_slug),
@@ -71,3 +84,8 @@ def _indexed(entry: StoredEntry) -> IndexedEpisode:
         duration=episode["duration"],
         duration_seconds=total_seconds(parse_duration(episode["duration"])),
     )
+
+
+def _from_nearby(slug: str, title: str, published: str, seconds: float) -> IndexedEpisode:
+    duration = timedelta(seconds=seconds)
+    return IndexedEpisode(slug, title, published, iso_duration(duration), total_seconds(duration))

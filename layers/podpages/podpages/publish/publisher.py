@@ -15,6 +15,7 @@ from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, is_removal, removal, transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
+from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
 from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
@@ -198,9 +199,11 @@ class Publisher:
 
     def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
-        an episode whose publish then failed. The feed goes last: while it is current, so are the
-        others, which is what `relist_if_behind` relies on."""
+        an episode whose publish then failed; and its nearby index, which the nearby API reads. The
+        feed goes last: while it is current, so are the others, which is what `relist_if_behind`
+        relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
+        self.source.write_nearby_index(catalog.show, None if catalog.is_empty else nearby_index(catalog))
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         if plan.puts:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES
+from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Stored, Unchanged, error_code, get_object, lost_race, only_over, read_stored
@@ -35,12 +35,19 @@ class SourceBucket:
     def read_catalog(self, show: str, held_etag: str | None = None) -> Stored | None:
         """The show's catalog as stored, or None when it has none. Given the ETag of a copy the
         caller holds, an unchanged catalog is not sent again: `Unchanged` is raised instead."""
+        return self._read_held(catalog_key(show), held_etag)
+
+    def read_nearby_index(self, show: str, held_etag: str | None = None) -> Stored | None:
+        """The show's nearby index (`catalog.nearby_index`), as `read_catalog` reads the catalog."""
+        return self._read_held(nearby_index_key(show), held_etag)
+
+    def _read_held(self, key: str, held_etag: str | None) -> Stored | None:
         options = {"IfNoneMatch": held_etag} if held_etag else {}
         try:
-            return read_stored(self.client, self.name, catalog_key(show), **options)
+            return read_stored(self.client, self.name, key, **options)
         except ClientError as error:
             if error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") == 304:
-                raise Unchanged(catalog_key(show)) from None
+                raise Unchanged(key) from None
             raise
 
     def write_catalog(self, catalog: "Catalog", etag: str | None) -> None:
@@ -86,8 +93,19 @@ class SourceBucket:
                 raise
 
     def list_shows(self) -> set[str]:
-        """Every show with a catalog: the shows the site publishes."""
-        return {key.removeprefix(CATALOG_PREFIX).removesuffix(".json") for key, _ in self._list(CATALOG_PREFIX)}
+        """Every show with a catalog: the shows the site publishes. A catalog's key names a slug, which
+        has no dot, so a nearby index beside it (`<show>.nearby.json`) is never taken for a show."""
+        names = {key.removeprefix(CATALOG_PREFIX).removesuffix(".json") for key, _ in self._list(CATALOG_PREFIX)}
+        return {name for name in names if is_slug(name)}
+
+    def write_nearby_index(self, show: str, body: bytes | None) -> None:
+        """The show's nearby index, or none (None) once the show publishes nothing. Under the
+        show's lease, so no other publish writes it meanwhile."""
+        key = nearby_index_key(show)
+        if body is None:
+            self.client.delete_object(Bucket=self.name, Key=key)
+        else:
+            self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
 
     def write_error_report(self, report: ErrorReport) -> None:
         self.client.put_object(
@@ -130,6 +148,10 @@ class SourceBucket:
 
 def catalog_key(show: str) -> str:
     return f"{CATALOG_PREFIX}{show}.json"
+
+
+def nearby_index_key(show: str) -> str:
+    return f"{CATALOG_PREFIX}{show}.nearby.json"
 
 
 def lease_key(show: str) -> str:
