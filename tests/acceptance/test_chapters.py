@@ -1,6 +1,6 @@
 """Every episode's chapters, fetched over HTTP from the local stack as a podcast app fetches them: a
-chapters.json valid against the JSON chapters 1.2 schema, served with its media type, and saying
-what the episode's upload says."""
+chapters.json valid against the JSON chapters 1.2 schema, served with its media type, saying what the
+episode's upload says, and readable by apps in a browser, as transcripts are."""
 
 import json
 
@@ -34,3 +34,22 @@ def test_an_episode_without_chapters_has_no_chapters_file(site):
     )
 
     assert site.get(site_paths.chapters(show, entry.slug))[0] == 404
+
+
+def test_apps_in_a_browser_may_read_chapters_and_transcripts_from_another_origin(site):
+    chaptered = next(
+        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if entry.episode.chapters
+    )
+    captioned = next(
+        (catalog.show, entry)
+        for catalog in site.catalogs
+        for entry in catalog.episodes
+        if catalog.companion(entry.slug)
+    )
+    for path in (
+        site_paths.chapters(chaptered[0], chaptered[1].slug),
+        site_paths.transcript_file(captioned[0], captioned[1].slug, "vtt"),
+    ):
+        status, headers, _body = site.get(path, {"Origin": "https://app.example.net"})
+        assert status == 200 and headers["Access-Control-Allow-Origin"] == "*", path
+        assert "Access-Control-Allow-Origin" not in site.get(path)[1]  # as CloudFront: only when asked across origins

@@ -340,6 +340,16 @@ def test_security_headers_policy_sets_hsts_csp_nosniff_and_referrer_policy():
     }
 
 
+def test_cors_lets_any_origin_read_and_nothing_more():
+    # Browser-based podcast apps fetch chapters.json and transcripts from their own origins.
+    cors = resource("SecurityHeadersPolicy")["Properties"]["ResponseHeadersPolicyConfig"]["CorsConfig"]
+
+    assert cors["AccessControlAllowOrigins"]["Items"] == ["*"]
+    assert cors["AccessControlAllowMethods"]["Items"] == ["GET", "HEAD"]
+    assert cors["AccessControlAllowCredentials"] is False
+    assert cors["OriginOverride"] is False  # the nearby API's own header stands
+
+
 def test_every_cache_behaviour_adds_the_security_headers():
     config = resource("Distribution")["Properties"]["DistributionConfig"]
     behaviours = {"default": config["DefaultCacheBehavior"]} | {

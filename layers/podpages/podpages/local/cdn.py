@@ -57,6 +57,7 @@ class LocalCdn(ThreadingHTTPServer):
         self.site_bucket = site_bucket
         self.nearby = nearby
         self.security_headers = template.security_headers()
+        self.cors_headers = template.cors_headers()
         given = template.function_environment("NearbyFunction").get("ORIGIN_SECRET", "")
         self.origin_header = template.api_origin_header()
         self.origin_secret = given if origin_secret is None else origin_secret
@@ -73,7 +74,9 @@ class LocalCdn(ThreadingHTTPServer):
             response = self._api(method, parts.path, parts.query, headers, client)
         else:
             response = self._object(directory_index(unquote(parts.path)), headers.get("If-None-Match"))
-        return HttpResponse(response.status, self.security_headers | response.headers, response.body)
+        cross_origin = any(name.lower() == "origin" for name in headers)
+        added = self.security_headers | (self.cors_headers if cross_origin else {})
+        return HttpResponse(response.status, added | response.headers, response.body)
 
     def _api(self, method: str, path: str, query: str, headers: dict[str, str], client: str) -> HttpResponse:
         accept = next((value for name, value in headers.items() if name.lower() == "accept"), None)

@@ -129,6 +129,16 @@ def api_origin_header() -> str:
     return name
 
 
+def cors_headers() -> dict[str, str]:
+    """What SecurityHeadersPolicy's CORS configuration makes CloudFront add to a response to a
+    cross-origin request (one that sends `Origin`), unless the origin sent its own."""
+    config = properties("SecurityHeadersPolicy")["ResponseHeadersPolicyConfig"]["CorsConfig"]
+    return {
+        "Access-Control-Allow-Origin": ", ".join(config["AccessControlAllowOrigins"]["Items"]),
+        "Access-Control-Allow-Methods": ", ".join(config["AccessControlAllowMethods"]["Items"]),
+    }
+
+
 def security_headers() -> dict[str, str]:
     """The response headers SecurityHeadersPolicy makes CloudFront add to the site's responses."""
     config = properties("SecurityHeadersPolicy")["ResponseHeadersPolicyConfig"]["SecurityHeadersConfig"]
