@@ -1,10 +1,13 @@
 """Site settings: one typed object, read from the environment once. Explicit arguments win."""
 
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+INDEXNOW_KEY = re.compile(r"[A-Za-z0-9-]{8,128}")  # what IndexNow takes as a key
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,8 @@ class Settings:
     distribution_id: str = ""  # set: the paths a batch changes are invalidated in CloudFront
     rebuild_queue_url: str = ""  # where the deploy-time rebuild queues its requests
     origin_secret: str = ""  # set: the nearby API answers only requests that carry it, as CloudFront's do
+    websub_hubs: tuple[str, ...] = ()  # each feed names these as atom:link rel="hub"
+    indexnow_key: str = ""  # set: published as /<key>.txt, for IndexNow
 
     def __post_init__(self) -> None:
         # urlsplit drops tabs and newlines, so it would pass a URL that then writes extra lines into robots.txt.
@@ -30,6 +35,11 @@ class Settings:
         for name in ("excerpt_chars", "nearby_count", "feed_max_items"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.upper()} must not be negative")
+        for hub in self.websub_hubs:
+            if urlsplit(hub).scheme not in ("https", "http") or any(char.isspace() for char in hub):
+                raise ValueError(f"WEBSUB_HUBS must be http(s) URLs separated by commas, got {hub!r}")
+        if self.indexnow_key and not INDEXNOW_KEY.fullmatch(self.indexnow_key):
+            raise ValueError("INDEXNOW_KEY must be 8 to 128 letters, digits or dashes")
 
     @classmethod
     def from_env(
@@ -55,6 +65,8 @@ class Settings:
             distribution_id=env.get("DISTRIBUTION_ID", ""),
             rebuild_queue_url=env.get("REBUILD_QUEUE_URL", ""),
             origin_secret=env.get("ORIGIN_SECRET", ""),
+            websub_hubs=tuple(hub for hub in env.get("WEBSUB_HUBS", "").split(",") if hub),
+            indexnow_key=env.get("INDEXNOW_KEY", ""),
         )
 
 

@@ -5,6 +5,11 @@ ROBOTS = "/robots.txt"
 DEFAULT_COVER = "/cover.png"
 
 
+def indexnow_key(key: str) -> str:
+    """Where IndexNow looks for the site's key: a text file named by the key, holding it."""
+    return f"/{key}.txt"
+
+
 def episode(show: str, slug: str) -> str:
     return f"/{show}/{slug}/"
 

@@ -81,7 +81,7 @@ def _document(
         fg.lastBuildDate(episodes[0].published)
         fg.pubDate(episodes[0].published)
         fg.apple.dated = True
-    fg.history.links = links
+    fg.history.links = [*links, *(("hub", hub) for hub in settings.websub_hubs)]
     fg.history.archive = archive
     for entry in episodes:
         _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)

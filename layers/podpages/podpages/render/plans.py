@@ -125,11 +125,16 @@ def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
     show has (none: it is not published). A site with no shows has none of them, since a sitemap
     index must list at least one sitemap; index files cannot nest, so the index lists every part."""
     listed = [site_paths.show_sitemap(show, part) for show in sorted(parts) for part in range(1, parts[show] + 1)]
-    files = [sitemaps.sitemap_index(listed, settings), sitemaps.robots(settings), default_cover()] if listed else []
-    keys = [
-        site_paths.object_key(path) for path in (site_paths.SITEMAP_INDEX, site_paths.ROBOTS, site_paths.DEFAULT_COVER)
-    ]
-    return Plan(puts=files) if files else Plan(deletes=keys)
+    key_file = [indexnow_key_file(settings.indexnow_key)] if settings.indexnow_key else []
+    if not listed:
+        own = [site_paths.SITEMAP_INDEX, site_paths.ROBOTS, site_paths.DEFAULT_COVER]
+        return Plan(deletes=[site_paths.object_key(path) for path in own] + [item.key for item in key_file])
+    return Plan(puts=[sitemaps.sitemap_index(listed, settings), sitemaps.robots(settings), default_cover(), *key_file])
+
+
+def indexnow_key_file(key: str) -> SiteObject:
+    """The file by which IndexNow's search engines check that the site owns its key."""
+    return site_objects.plain_text(site_paths.indexnow_key(key), key, site_objects.STATIC_CACHE)
 
 
 def default_cover() -> SiteObject:
