@@ -18,11 +18,13 @@ MAY_IMPORT = {
     "render": {SHARED, "contract", "catalog"},
     "storage": {SHARED, "contract", "catalog", "render"},
     "rebuild": {SHARED, "contract", "catalog", "storage"},
+    # Telling the world reads nothing of the domain: URLs in, HTTP calls out.
+    "notify": {SHARED},
     "nearby": {SHARED, "contract", "catalog", "storage"},
-    "publish": {SHARED, "contract", "catalog", "render", "storage", "rebuild"},
+    "publish": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "notify"},
     # The local stack stands in for AWS beside the domain, and may read its rules; never the CLI's.
-    "local": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "nearby", "publish"},
-    "cli": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "publish", "nearby", "local"},
+    "local": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "nearby", "publish", "notify"},
+    "cli": {SHARED, "contract", "catalog", "render", "storage", "rebuild", "publish", "nearby", "local", "notify"},
 }
 
 
