@@ -60,4 +60,23 @@ def clock(seconds: float, with_hours: bool = False) -> str:
 def offset_duration(seconds: float) -> str:
     """A moment in the audio as the duration string `<time datetime>` takes, in seconds only:
     `PT725S`, `PT610.5S`. HTML allows at most three decimals, so finer starts are rounded."""
-    return "PT" + f"{seconds:.3f}".rstrip("0").removesuffix(".") + "S"
+    return f"PT{millisecond_text(seconds)}S"
+
+
+def millisecond_text(seconds: float) -> str:
+    """Seconds to the millisecond, at their shortest: `725`, `610.5`, `65.25`."""
+    return f"{seconds:.3f}".rstrip("0").removesuffix(".")
+
+
+def json_seconds(seconds: float) -> int | float:
+    """Seconds as JSON formats write them: whole ones as an integer (`94`, not `94.0`), the rest as they are."""
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+def timestamp(milliseconds: int, decimal_mark: str = ".") -> str:
+    """A moment in full, hours always: `01:02:03.004` (WebVTT, RFC 2326's normal play time), or
+    `01:02:03,004` with SubRip's comma."""
+    seconds, millis = divmod(milliseconds, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}{decimal_mark}{millis:03d}"

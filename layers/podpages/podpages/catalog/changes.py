@@ -3,8 +3,8 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from podpages.contract.companion_transcripts import Cue
-from podpages.contract.documents import Episode, Show
+from podpages.contract.companion_transcripts import Cue, parse_companion
+from podpages.contract.documents import Episode, Show, parse_episode, parse_show
 from podpages.contract.source_keys import Kind, SourceKey
 
 
@@ -57,6 +57,17 @@ REMOVALS: dict[Kind, type[Removal]] = {
     Kind.SHOW: ShowRemoved,
     Kind.TRANSCRIPT: TranscriptRemoved,
 }
+
+
+def put(source: SourceKey, body: bytes, sequencer: str | None = None) -> EpisodePut | ShowPut | TranscriptPut:
+    """What an upload's bytes ask of its show's catalog, checked against the contract: a
+    ContractError names each thing wrong."""
+    match source.kind:
+        case Kind.EPISODE:
+            return EpisodePut(source, parse_episode(body), sequencer)
+        case Kind.TRANSCRIPT:
+            return TranscriptPut(source, parse_companion(body, source.format), sequencer)
+    return ShowPut(source, parse_show(body), sequencer)
 
 
 def removal(source: SourceKey, sequencer: str | None) -> Removal:

@@ -49,9 +49,9 @@ class Companion(BaseModel):
         return self.model_copy(update={"sequencer": None})
 
 
-def preferred(companions: list[Companion]) -> Companion | None:
-    """The one of an episode's companions that is published."""
-    return min(companions, key=lambda companion: PREFERENCE.index(companion.format), default=None)
+def preferred(one: Companion, other: Companion) -> Companion:
+    """Which of two companions of an episode is published."""
+    return min(one, other, key=lambda companion: PREFERENCE.index(companion.format))
 
 
 def digest(cues: tuple[Cue, ...]) -> str:

@@ -152,9 +152,12 @@ class Catalog(BaseModel):
 
     @cached_property
     def _companions_by_slug(self) -> dict[str, Companion]:
-        slugs = {companion.slug for companion in self.companions}
-        found = {slug: preferred([c for c in self.companions if c.slug == slug]) for slug in slugs}
-        return {slug: companion for slug, companion in found.items() if companion}
+        """The published companion of each episode that has any, found in one pass."""
+        found: dict[str, Companion] = {}
+        for companion in self.companions:
+            held = found.get(companion.slug)
+            found[companion.slug] = preferred(held, companion) if held else companion
+        return found
 
     def companion(self, slug: str) -> Companion | None:
         """The companion transcript published for the episode, if it has one."""

@@ -10,6 +10,7 @@ import json
 
 from podpages.catalog.model import Catalog
 from podpages.catalog.stored import NEARBY_INDEX_VERSION
+from podpages.durations import json_seconds
 from podpages.moments import rfc3339
 
 
@@ -27,14 +28,9 @@ def nearby_index(catalog: Catalog) -> bytes:
                 entry.slug,
                 entry.episode.title,
                 rfc3339(entry.published),
-                _seconds(entry.episode.duration.total_seconds()),
+                json_seconds(entry.episode.duration.total_seconds()),
             ]
             for entry in catalog.episodes
         ],
     }
     return json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode()
-
-
-def _seconds(value: float) -> int | float:
-    """Whole seconds as an integer, the rest as they are: `245`, `5400.5`."""
-    return int(value) if value.is_integer() else value

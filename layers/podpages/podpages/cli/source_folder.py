@@ -5,19 +5,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut
+from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, default_show, guid_taken
-from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
-from podpages.contract.documents import Show, parse_episode, parse_show
+from podpages.contract.companion_transcripts import Cue
+from podpages.contract.documents import Show
 from podpages.contract.serial import serial_problems
 from podpages.contract.source_keys import (
     COMPANION_SUFFIXES,
     EPISODES_PREFIX,
-    MAX_DOCUMENT_BYTES,
     METADATA_SUFFIX,
     SHOWS_PREFIX,
-    Kind,
     parse_source_key,
 )
 from podpages.errors import ContractError, Problem
@@ -57,19 +55,13 @@ def upload_files(paths: list[Path]) -> Iterator[Path]:
 def read_change(path: Path) -> EpisodePut | ShowPut | TranscriptPut:
     """Check one file against the contract, its path standing for its key."""
     source = parse_source_key(upload_key(path))
-    companion = source.kind is Kind.TRANSCRIPT
     try:
         with path.open("rb") as file:
             # One byte past the limit is enough to reject a file as too large, and a huge one is never read whole.
-            body = file.read((MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES) + 1)
+            body = file.read(source.max_bytes + 1)
     except OSError as error:
         raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
-    match source.kind:
-        case Kind.EPISODE:
-            return EpisodePut(source, parse_episode(body))
-        case Kind.TRANSCRIPT:
-            return TranscriptPut(source, parse_companion(body, source.format))
-    return ShowPut(source, parse_show(body))
+    return put(source, body)
 
 
 def read_source_folder(root: Path, settings: Settings) -> SourceFolder:

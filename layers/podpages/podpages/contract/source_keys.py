@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from podpages.contract.companion_transcripts import CompanionFormat
+from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, CompanionFormat
 from podpages.errors import ContractError, Problem
 
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$")
@@ -44,6 +44,11 @@ class SourceKey:
         if self.kind is Kind.SHOW:
             return f"{SHOWS_PREFIX}{self.show}{self.suffix}"
         return f"{EPISODES_PREFIX}{self.show}/{self.episode}{self.suffix}"
+
+    @property
+    def max_bytes(self) -> int:
+        """The most this upload may hold: 5 MiB for a companion transcript, 1 MiB for JSON."""
+        return MAX_COMPANION_BYTES if self.kind is Kind.TRANSCRIPT else MAX_DOCUMENT_BYTES
 
     @property
     def format(self) -> CompanionFormat:

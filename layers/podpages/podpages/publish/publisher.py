@@ -12,15 +12,14 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from podpages import site_paths
-from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, is_removal, removal, transcripts_in
+from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
 from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
-from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
-from podpages.contract.documents import parse_episode, parse_show
-from podpages.contract.source_keys import MAX_DOCUMENT_BYTES, Kind, is_upload_key, parse_source_key
+from podpages.contract.companion_transcripts import Cue
+from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publish.invalidation import invalidation_paths
@@ -88,17 +87,11 @@ class Publisher:
         try:
             if event.removed:
                 return Read(event, removal(source, event.sequencer))
-            companion = source.kind is Kind.TRANSCRIPT
-            body = self.source.read_upload(event.key, MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES)
+            body = self.source.read_upload(event.key, source.max_bytes)
             if body is None:
                 logger.info("event ignored: upload gone before it was read", key=event.key)
                 return None
-            match source.kind:
-                case Kind.EPISODE:
-                    return Read(event, EpisodePut(source, parse_episode(body), event.sequencer))
-                case Kind.TRANSCRIPT:
-                    return Read(event, TranscriptPut(source, parse_companion(body, source.format), event.sequencer))
-            return Read(event, ShowPut(source, parse_show(body), event.sequencer))
+            return Read(event, put(source, body, event.sequencer))
         except ContractError as error:
             self.reject(event, error)
             return None
@@ -172,12 +165,9 @@ class Publisher:
         """A transcript's source upload, published before; None when it is gone or no longer reads
         (its own event reports that)."""
         source = parse_source_key(key)
-        companion = source.kind is Kind.TRANSCRIPT
-        body = self.source.read_upload(key, MAX_COMPANION_BYTES if companion else MAX_DOCUMENT_BYTES)
+        body = self.source.read_upload(key, source.max_bytes)
         try:
-            if body is None:
-                return None
-            return parse_companion(body, source.format) if companion else parse_episode(body).transcript
+            return None if body is None else transcripts_in([put(source, body)]).get(key)
         except ContractError:
             return None
 

@@ -11,6 +11,7 @@ from typing import Any
 from podpages import site_paths
 from podpages.catalog.model import CatalogEntry
 from podpages.contract.chapters import Chapter
+from podpages.durations import json_seconds
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
 
@@ -28,7 +29,7 @@ def chapters_file(show: str, entry: CatalogEntry) -> SiteObject:
 
 def _chapter(chapter: Chapter) -> dict[str, Any]:
     """The format's names: `startTime` in seconds, `img`; `toc` only where it is false, its default being true."""
-    data: dict[str, Any] = {"startTime": _number(chapter.start), "title": chapter.title}
+    data: dict[str, Any] = {"startTime": json_seconds(chapter.start), "title": chapter.title}
     if chapter.image:
         data["img"] = chapter.image
     if chapter.url:
@@ -36,8 +37,3 @@ def _chapter(chapter: Chapter) -> dict[str, Any]:
     if not chapter.toc:
         data["toc"] = False
     return data
-
-
-def _number(seconds: float) -> int | float:
-    """Whole seconds as an integer (`94`, not `94.0`), as the format's own examples write them."""
-    return int(seconds) if seconds.is_integer() else seconds

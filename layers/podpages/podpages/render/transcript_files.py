@@ -12,6 +12,7 @@ from typing import Any
 from podpages import site_paths
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.transcript_paragraphs import full_text
+from podpages.durations import json_seconds, timestamp
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
 
@@ -34,7 +35,7 @@ def webvtt_text(cues: tuple[Cue, ...]) -> str:
     blocks = ["WEBVTT"]
     for cue in cues:
         voice = f"<v {_escaped(cue.speaker)}>" if cue.speaker else ""
-        blocks.append(f"{_timestamp(cue.start_ms, '.')} --> {_timestamp(cue.end_ms, '.')}\n{voice}{_escaped(cue.text)}")
+        blocks.append(f"{timestamp(cue.start_ms, '.')} --> {timestamp(cue.end_ms, '.')}\n{voice}{_escaped(cue.text)}")
     return "\n\n".join(blocks) + "\n"
 
 
@@ -45,7 +46,7 @@ def subrip_text(cues: tuple[Cue, ...]) -> str:
     blocks = []
     for number, cue in enumerate(cues, start=1):
         text = f"{cue.speaker}: {cue.text}" if cue.speaker else cue.text
-        blocks.append(f"{number}\n{_timestamp(cue.start_ms, ',')} --> {_timestamp(cue.end_ms, ',')}\n{_escaped(text)}")
+        blocks.append(f"{number}\n{timestamp(cue.start_ms, ',')} --> {timestamp(cue.end_ms, ',')}\n{_escaped(text)}")
     return "\n\n".join(blocks) + "\n"
 
 
@@ -58,20 +59,11 @@ def json_text(cues: tuple[Cue, ...]) -> str:
 def _segment(cue: Cue) -> dict[str, Any]:
     """The format's names, times in seconds; no `speaker` where the cue names none."""
     segment: dict[str, Any] = {"speaker": cue.speaker} if cue.speaker else {}
-    return segment | {"startTime": _seconds(cue.start_ms), "endTime": _seconds(cue.end_ms), "body": cue.text}
-
-
-def _seconds(ms: int) -> int | float:
-    """Whole seconds as an integer (`94`, not `94.0`), as the format's own examples write them."""
-    return ms // 1000 if ms % 1000 == 0 else ms / 1000
-
-
-def _timestamp(ms: int, decimal_mark: str) -> str:
-    """`01:02:03.004` for WebVTT, `01:02:03,004` for SubRip: both always carry hours."""
-    seconds, millis = divmod(ms, 1000)
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours:02d}:{minutes:02d}:{seconds:02d}{decimal_mark}{millis:03d}"
+    return segment | {
+        "startTime": json_seconds(cue.start_ms / 1000),
+        "endTime": json_seconds(cue.end_ms / 1000),
+        "body": cue.text,
+    }
 
 
 def _escaped(text: str) -> str:

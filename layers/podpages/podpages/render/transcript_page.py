@@ -7,6 +7,7 @@ from podpages import site_paths
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.transcript_paragraphs import paragraphs
+from podpages.durations import millisecond_text
 from podpages.render import site_objects
 from podpages.render.pages import common_context
 from podpages.render.site_objects import SiteObject
@@ -77,4 +78,4 @@ def moment_anchor(start_ms: int) -> str:
 
 def media_fragment(seconds: float) -> str:
     """The temporal media fragment that starts the audio at `seconds`: `#t=65.25`, in at most three decimals."""
-    return "#t=" + f"{seconds:.3f}".rstrip("0").removesuffix(".")
+    return f"#t={millisecond_text(seconds)}"
