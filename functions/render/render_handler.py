@@ -7,6 +7,7 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
+from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import logger, metrics, tracer
 from podpages.publish.publisher import Publisher
 from podpages.publish.render_function import handle_render_event
@@ -18,8 +19,13 @@ from podpages.storage.source_bucket import SourceBucket
 settings = Settings.from_env()
 s3 = boto3.client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
 distribution = Distribution(boto3.client("cloudfront"), settings.distribution_id) if settings.distribution_id else None
+notify_queue = NotifyQueue(boto3.client("sqs"), settings.notify_queue_url) if settings.notify_queue_url else None
 publisher = Publisher(
-    SourceBucket(s3, settings.source_bucket), SiteBucket(s3, settings.site_bucket), settings, distribution=distribution
+    SourceBucket(s3, settings.source_bucket),
+    SiteBucket(s3, settings.site_bucket),
+    settings,
+    distribution=distribution,
+    notify_queue=notify_queue,
 )
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from podpages.cli.source_folder import read_source_folder
+from podpages.local.recorder import Recorder, endpoints_of
 from podpages.local.resources import create_resources
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
@@ -173,6 +174,22 @@ def rebuild_function(local_aws, stack, monkeypatch):
     for name, value in (environment | {"REBUILD_QUEUE_URL": stack.rebuild_queue_url}).items():
         monkeypatch.setenv(name, value)
     return load_handler("RebuildFunction")[1]
+
+
+@pytest.fixture
+def notify_function(monkeypatch):
+    """The notify function's handler, imported with env.json's environment, or with a recorder's
+    paths /websub, /ping and /indexnow as its endpoints."""
+
+    def imported(recorder: Recorder | None = None, **variables: str):
+        environment = function_environment("NotifyFunction") | variables
+        if recorder is not None:
+            environment |= endpoints_of(recorder)
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        return load_handler("NotifyFunction")[1]
+
+    return imported
 
 
 @pytest.fixture

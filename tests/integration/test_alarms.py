@@ -14,6 +14,13 @@ ALARMS = {
         0,
     ),
     "RenderQueueAgeAlarm": ("AWS/SQS", "ApproximateAgeOfOldestMessage", "QueueName", "RenderQueue.QueueName", 900),
+    "NotifyDeadLetterAlarm": (
+        "AWS/SQS",
+        "ApproximateNumberOfMessagesVisible",
+        "QueueName",
+        "NotifyDeadLetterQueue.QueueName",
+        0,
+    ),
     "RenderErrorsAlarm": ("AWS/Lambda", "Errors", "FunctionName", "RenderFunction", 0),
     "NearbyServerErrorsAlarm": ("AWS/ApiGateway", "5xx", "ApiId", "NearbyApi", 0),
 }

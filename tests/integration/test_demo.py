@@ -31,7 +31,7 @@ NEW_PAGE = f"/pytorch/{NEW}/"
 
 @pytest.fixture(scope="module")
 def demo():
-    with Demo("--batching-window", "0.5") as running:
+    with Demo("--batching-window", "0.5", "--notify-recorder") as running:
         yield running
 
 
@@ -78,6 +78,11 @@ def test_the_api_answers_under_api_as_the_http_api_would(demo):
     assert off_route[0] == 404 and json.loads(off_route[2]) == {"message": "Not Found"}
 
 
+def told(demo: Demo, what: str, url: str) -> int:
+    """How many calls the demo's notify recorder printed of `what`, naming `url`."""
+    return sum(line.startswith(f"notify recorder: {what}") and url in line.split() for line in demo.output)
+
+
 def test_an_episode_of_our_own_appears_everywhere_then_unpublishing_removes_it(demo, tmp_path):
     seed = json.loads((EXAMPLES / "episodes" / "pytorch" / f"{SEED}.json").read_text())
     published = datetime.fromisoformat(seed["published"]) + timedelta(minutes=1)
@@ -92,6 +97,10 @@ def test_an_episode_of_our_own_appears_everywhere_then_unpublishing_removes_it(d
     assert b"Right After the Seed" in demo.get("/pytorch/feed.xml")[2]
     assert b"/pytorch/right-after-the-seed/" in demo.get("/pytorch/sitemap.xml")[2]
     assert eventually(lambda: NEW in (api_slugs(demo, SEED) or [])), "the API never listed the new episode"
+    # The recorder stands in for the hubs, ping endpoints and IndexNow, and prints what they were told.
+    assert eventually(lambda: told(demo, "IndexNow POST", f"{demo.url}{NEW_PAGE}") == 1)
+    # (test_notifications counts the calls of one publish; the demo's own examples race this one here.)
+    assert told(demo, "WebSub publish", f"{demo.url}/pytorch/feed.xml") >= 1
 
     removed_run = demo.cli("unpublish", f"episodes/pytorch/{NEW}.json")
 

@@ -3,9 +3,11 @@ with the environment events/env.json gives it, against a local S3: template, han
 cannot drift apart."""
 
 import json
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from podpages.local.recorder import Recorder
 from support.events import load_event
 from support.lambda_context import LambdaContext
 from support.paths import EVENTS, EXAMPLES
@@ -55,6 +57,14 @@ def rebuild_queued(requests: int):
     return lambda _stack, response: (response["Status"], response["Data"]) == ("SUCCESS", {"Requests": requests})
 
 
+def answers_with_no_failures(_stack, response) -> bool:
+    return response == {"batchItemFailures": []}
+
+
+def nothing_before(_stack) -> None:
+    pass
+
+
 JSON, HTML = "application/json; charset=utf-8", "text/html; charset=utf-8"
 # event file: (function in template.yaml, what is there before, what must hold after)
 CASES = {
@@ -67,6 +77,8 @@ CASES = {
     "http-nearby-html.json": ("NearbyFunction", given_the_examples_published, responds(200, HTML)),
     "http-nearby-unknown-episode.json": ("NearbyFunction", given_the_examples_published, responds(404, JSON)),
     "cfn-update-site-rebuild.json": ("RebuildFunction", given_the_examples_published, rebuild_queued(7)),
+    # env.json configures no endpoint, as a new stack has none: a notification goes nowhere, and fails nothing.
+    "sqs-notify.json": ("NotifyFunction", nothing_before, answers_with_no_failures),
 }
 
 
@@ -98,7 +110,7 @@ def test_env_json_gives_both_functions_one_source_bucket():
     assert environment["NearbyFunction"]["SITE_URL"] == environment["RenderFunction"]["SITE_URL"]
 
 
-@pytest.mark.parametrize("function", ["RenderFunction", "NearbyFunction", "RebuildFunction"])
+@pytest.mark.parametrize("function", ["RenderFunction", "NearbyFunction", "RebuildFunction", "NotifyFunction"])
 def test_the_template_names_a_handler_that_exists(function):
     path, handler = handler_source(function)
 
@@ -106,7 +118,9 @@ def test_the_template_names_a_handler_that_exists(function):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_an_event_file_through_the_template_s_handler(stack, nearby, rebuild_function, response_url, name):
+def test_an_event_file_through_the_template_s_handler(
+    stack, nearby, rebuild_function, notify_function, response_url, name
+):
     function, given, then = CASES[name]
     given(stack)
     stack.discard_pending()  # the event under test stands in for what S3 queued
@@ -114,6 +128,7 @@ def test_an_event_file_through_the_template_s_handler(stack, nearby, rebuild_fun
         "RenderFunction": stack.handler,
         "NearbyFunction": nearby,
         "RebuildFunction": rebuild_function.lambda_handler,
+        "NotifyFunction": notify_function().lambda_handler,
     }[function]
     event = load_event(name)
     if "ResponseURL" in event:  # CloudFormation's presigned URL, here a local stand-in
@@ -124,3 +139,19 @@ def test_an_event_file_through_the_template_s_handler(stack, nearby, rebuild_fun
     if name.startswith("sqs-"):
         assert response == {"batchItemFailures": []}
     assert then(stack, response)
+
+
+def test_the_notify_event_tells_each_configured_endpoint_of_its_urls(notify_function):
+    with Recorder() as recorder:
+        handler = notify_function(recorder).lambda_handler
+        message = json.loads(load_event("sqs-notify.json")["Records"][0]["body"])
+
+        response = handler(load_event("sqs-notify.json"), LambdaContext(function_name="NotifyFunction"))
+
+    [feed] = message["feeds"]
+    assert response == {"batchItemFailures": []}
+    assert [parse_qs(request.body.decode()) for request in recorder.kinds("websub")] == [
+        {"hub.mode": ["publish"], "hub.url": [feed]}
+    ]
+    assert [parse_qs(urlsplit(request.path).query) for request in recorder.kinds("ping")] == [{"url": [feed]}]
+    assert [json.loads(request.body)["urlList"] for request in recorder.kinds("indexnow")] == [message["pages"]]

@@ -223,6 +223,10 @@ def test_nearby_function_is_built_with_its_handler(build_dir):
     assert (build_dir / "NearbyFunction" / "nearby_handler.py").is_file()
 
 
+def test_notify_function_is_built_with_its_handler(build_dir):
+    assert (build_dir / "NotifyFunction" / "notify_handler.py").is_file()
+
+
 def test_the_api_route_is_the_route_the_resolver_serves():
     route = resource("NearbyRoute")["Properties"]
     integration = resource("NearbyIntegration")["Properties"]

@@ -46,7 +46,11 @@ GRANTS = {
         (GET, f"{SITE}/*/feed.xml"),
         ("cloudfront:CreateInvalidation", THIS_DISTRIBUTION),
         (LIST, "SiteBucket.Arn"),
+        # One notification per batch; the notify function makes the outbound calls.
+        ("sqs:SendMessage", "NotifyQueue.Arn"),
     },
+    # It reads its queue through the SQS event's policy, and calls out over HTTPS: nothing else.
+    "NotifyFunction": set(),
     "NearbyFunction": {
         (GET, f"{SOURCE}/catalog/*"),
         (LIST, "SourceBucket.Arn"),
@@ -304,10 +308,34 @@ def test_function_may_do_exactly_what_it_needs(function):
 @pytest.mark.parametrize("function", sorted(GRANTS))
 def test_function_policies_name_no_wildcard_action_or_resource(function):
     grants = _grants(function)
-    named = ("SourceBucket.Arn", "SiteBucket.Arn", "RebuildQueue.Arn", THIS_DISTRIBUTION)
+    named = ("SourceBucket.Arn", "SiteBucket.Arn", "RebuildQueue.Arn", "NotifyQueue.Arn", THIS_DISTRIBUTION)
 
     assert [action for action, _ in grants if "*" in action] == []
     assert [res for _, res in grants if not (res in named or res.startswith((f"{SOURCE}/", f"{SITE}/")))] == []
+
+
+def test_the_render_function_queues_notifications_only_when_someone_is_to_be_told():
+    variables = resource("RenderFunction")["Properties"]["Environment"]["Variables"]
+    # The loader reads !Or, !And, !Not and !Equals as nested lists of their arguments.
+    [[hubs], [pings], [[key], [endpoint]]] = template()["Conditions"]["HasNotifications"]
+
+    assert variables["NOTIFY_QUEUE_URL"] == ["HasNotifications", "NotifyQueue", ""]
+    assert [hubs, pings, key, endpoint] == [
+        [name, ""] for name in ("WebSubHubs", "PingEndpoints", "IndexNowKey", "IndexNowEndpoint")
+    ]
+
+
+def test_notifications_fail_into_a_dead_letter_queue_of_their_own():
+    queue = resource("NotifyQueue")["Properties"]
+    function = resource("NotifyFunction")["Properties"]
+    [event] = function["Events"].values()
+
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == "NotifyDeadLetterQueue.Arn"
+    assert event["Properties"]["Queue"] == "NotifyQueue.Arn"
+    assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    # SQS's guidance: the visibility timeout covers six runs of the function and the batching window.
+    window = event["Properties"]["MaximumBatchingWindowInSeconds"]
+    assert queue["VisibilityTimeout"] >= 6 * function["Timeout"] + window
 
 
 def test_render_function_runs_no_more_copies_than_its_queue_allows():
@@ -405,8 +433,11 @@ def test_the_site_bucket_notifies_nothing_and_only_the_queue_invokes_rendering()
         ("SQS", "RenderQueue.Arn"),
         ("SQS", "RebuildQueue.Arn"),
     ]
-    # Rebuild requests come from the CLI and from SiteRebuild's function, never from rendering.
-    assert [action for action, _ in _grants("RenderFunction") if action.startswith("sqs:")] == []
+    # Rebuild requests come from the CLI and from SiteRebuild's function, never from rendering, which
+    # may send only to the notify queue, which no function of the publish path reads.
+    assert [grant for grant in _grants("RenderFunction") if grant[0].startswith("sqs:")] == [
+        ("sqs:SendMessage", "NotifyQueue.Arn")
+    ]
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ class Settings:
     origin_secret: str = ""  # set: the nearby API answers only requests that carry it, as CloudFront's do
     websub_hubs: tuple[str, ...] = ()  # each feed names these as atom:link rel="hub"
     indexnow_key: str = ""  # set: published as /<key>.txt, for IndexNow
+    notify_queue_url: str = ""  # set: each batch that changes the site queues one notification here
 
     def __post_init__(self) -> None:
         # urlsplit drops tabs and newlines, so it would pass a URL that then writes extra lines into robots.txt.
@@ -35,9 +36,7 @@ class Settings:
         for name in ("excerpt_chars", "nearby_count", "feed_max_items"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.upper()} must not be negative")
-        for hub in self.websub_hubs:
-            if urlsplit(hub).scheme not in ("https", "http") or any(char.isspace() for char in hub):
-                raise ValueError(f"WEBSUB_HUBS must be http(s) URLs separated by commas, got {hub!r}")
+        check_urls("WEBSUB_HUBS", self.websub_hubs)
         if self.indexnow_key and not INDEXNOW_KEY.fullmatch(self.indexnow_key):
             raise ValueError("INDEXNOW_KEY must be 8 to 128 letters, digits or dashes")
 
@@ -65,8 +64,9 @@ class Settings:
             distribution_id=env.get("DISTRIBUTION_ID", ""),
             rebuild_queue_url=env.get("REBUILD_QUEUE_URL", ""),
             origin_secret=env.get("ORIGIN_SECRET", ""),
-            websub_hubs=tuple(hub for hub in env.get("WEBSUB_HUBS", "").split(",") if hub),
+            websub_hubs=url_list(env, "WEBSUB_HUBS"),
             indexnow_key=env.get("INDEXNOW_KEY", ""),
+            notify_queue_url=env.get("NOTIFY_QUEUE_URL", ""),
         )
 
 
@@ -78,3 +78,16 @@ def _integer(env: Mapping[str, str], name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def url_list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """The http(s) URLs a variable lists, separated by commas."""
+    urls = tuple(url for url in env.get(name, "").split(",") if url)
+    check_urls(name, urls)
+    return urls
+
+
+def check_urls(name: str, urls: tuple[str, ...]) -> None:
+    for url in urls:
+        if urlsplit(url).scheme not in ("https", "http") or any(char.isspace() for char in url):
+            raise ValueError(f"{name} must be http(s) URLs separated by commas, got {url!r}")

@@ -56,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument(
         "--batching-window", type=float, help="seconds the queue gathers a batch (default: the template's, 5)"
     )
+    demo.add_argument(
+        "--notify-recorder",
+        action="store_true",
+        help="stand a recorder on 127.0.0.1 in for WebSub hubs, ping endpoints and IndexNow, and print what each"
+        " publish would have told them",
+    )
     demo.set_defaults(run=run_demo)
 
     serve = commands.add_parser("serve", help="serve a site bucket and the nearby API as CloudFront would")
@@ -140,7 +146,15 @@ def run_demo(args: argparse.Namespace) -> int:
     from podpages.cli.demo import EXAMPLES, run_demo
 
     examples = None if args.no_examples else args.examples or EXAMPLES
-    return run_demo(args.host, args.port, args.aws_port, examples, batching_window=args.batching_window, say=_say)
+    return run_demo(
+        args.host,
+        args.port,
+        args.aws_port,
+        examples,
+        batching_window=args.batching_window,
+        notify_recorder=args.notify_recorder,
+        say=_say,
+    )
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -86,8 +86,8 @@ def queue_notifications(queue_arn: str) -> dict[str, Any]:
     }
 
 
-def max_receive_count() -> int:
-    return int(properties("RenderQueue")["RedrivePolicy"]["maxReceiveCount"])
+def max_receive_count(queue: str = "RenderQueue") -> int:
+    return int(properties(queue)["RedrivePolicy"]["maxReceiveCount"])
 
 
 def queue_events(function: str = "RenderFunction") -> dict[str, dict[str, Any]]:

@@ -19,8 +19,22 @@ class Notification:
 
     @classmethod
     def from_json(cls, body: str) -> "Notification":
+        """The notification a message holds; ValueError, naming the field, for any other body."""
         data = json.loads(body)
-        return cls(tuple(data["feeds"]), tuple(data["pages"]))
+        if not isinstance(data, dict):
+            raise ValueError("a notification is a JSON object with feeds and pages")
+        return cls(_urls(data, "feeds"), _urls(data, "pages"))
+
+    def parts(self, size: int) -> list["Notification"]:
+        """The notification in parts of at most `size` URLs, feeds first."""
+        urls = [*(("feed", url) for url in self.feeds), *(("page", url) for url in self.pages)]
+        return [
+            Notification(
+                tuple(url for what, url in urls[start : start + size] if what == "feed"),
+                tuple(url for what, url in urls[start : start + size] if what == "page"),
+            )
+            for start in range(0, len(urls), size)
+        ]
 
     def __or__(self, other: "Notification") -> "Notification":
         """Two batches' worth, each URL once."""
@@ -36,3 +50,10 @@ def notification(changed_keys: set[str], site_url: str) -> Notification | None:
 
 def _is_page(key: str) -> bool:
     return key == PAGE_KEY or key.endswith(f"/{PAGE_KEY}")
+
+
+def _urls(data: dict[str, object], field: str) -> tuple[str, ...]:
+    urls = data.get(field)
+    if not isinstance(urls, list) or not all(isinstance(url, str) and url.startswith("http") for url in urls):
+        raise ValueError(f"{field}: must be a list of http(s) URLs")
+    return tuple(urls)

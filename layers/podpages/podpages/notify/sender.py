@@ -12,18 +12,20 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode, urlsplit
 from urllib.request import Request, urlopen
 
+from podpages.notify.endpoints import Endpoints
 from podpages.notify.notification import Notification
 
 type Kind = Literal["websub", "ping", "indexnow"]
-TIMEOUT = 5.0  # seconds a call may take
 ATTEMPTS = 4  # the first call and three retries
 BACKOFF_BASE, BACKOFF_CAP = 0.5, 8.0  # seconds: the n-th retry waits up to min(cap, base * 2 ** (n - 1))
+CONCURRENT_CALLS = 8
 INDEXNOW_URLS = 10_000  # the most URLs IndexNow takes in one POST
 BODY_KEPT = 500  # characters of a refusal's body kept for the log
 
@@ -37,15 +39,18 @@ class Outcome:
     status: int | None = None  # the last HTTP status, if there was an answer
     detail: str = ""  # why it was not sent: a refusal's body, or the last error
 
+    @property
+    def retryable(self) -> bool:
+        """Not sent, but not refused either: the endpoint failed (5xx) or never answered."""
+        return not self.sent and (self.status is None or self.status >= 500)
+
 
 @dataclass(frozen=True)
-class Endpoints:
-    """Where notifications go; every part empty until configured."""
-
-    hubs: tuple[str, ...] = ()
-    pings: tuple[str, ...] = ()
-    indexnow_key: str = ""
-    indexnow_endpoint: str = ""
+class Call:
+    kind: Kind
+    url: str
+    data: bytes | None = None  # None: a GET
+    content_type: str = ""
 
 
 class Sender:
@@ -53,31 +58,35 @@ class Sender:
         self,
         endpoints: Endpoints,
         site_url: str,
-        timeout: float = TIMEOUT,
         attempts: int = ATTEMPTS,
         sleep: Callable[[float], None] = time.sleep,
     ):
         self.endpoints = endpoints
         self.site_url = site_url
-        self.timeout = timeout
         self.attempts = attempts
         self.sleep = sleep
 
     def send(self, notification: Notification) -> list[Outcome]:
-        outcomes: list[Outcome] = []
+        """Make every call the notification asks for, a few at a time, so that one endpoint that
+        hangs holds up the others no longer than its own timeouts and backoffs."""
+        calls = self.calls(notification)
+        if not calls:
+            return []
+        with ThreadPoolExecutor(max_workers=min(CONCURRENT_CALLS, len(calls))) as pool:
+            return list(pool.map(self._call, calls))
+
+    def calls(self, notification: Notification) -> list[Call]:
+        calls: list[Call] = []
         for feed in notification.feeds:
             publish = urlencode({"hub.mode": "publish", "hub.url": feed}).encode()
-            outcomes += [
-                self._call("websub", hub, publish, "application/x-www-form-urlencoded") for hub in self.endpoints.hubs
-            ]
-            outcomes += [self._call("ping", with_url(ping, feed)) for ping in self.endpoints.pings]
+            calls += [Call("websub", hub, publish, "application/x-www-form-urlencoded") for hub in self.endpoints.hubs]
+            calls += [Call("ping", with_url(ping, feed)) for ping in self.endpoints.pings]
         if self.endpoints.indexnow_key and self.endpoints.indexnow_endpoint:
             for urls in _chunks(notification.pages, INDEXNOW_URLS):
                 body = json.dumps(self._indexnow(urls)).encode()
-                outcomes.append(
-                    self._call("indexnow", self.endpoints.indexnow_endpoint, body, "application/json; charset=utf-8")
-                )
-        return outcomes
+                endpoint = self.endpoints.indexnow_endpoint
+                calls.append(Call("indexnow", endpoint, body, "application/json; charset=utf-8"))
+        return calls
 
     def _indexnow(self, urls: Sequence[str]) -> dict[str, object]:
         key = self.endpoints.indexnow_key
@@ -88,13 +97,14 @@ class Sender:
             "urlList": list(urls),
         }
 
-    def _call(self, kind: Kind, url: str, data: bytes | None = None, content_type: str | None = None) -> Outcome:
-        headers = {"Content-Type": content_type} if content_type else {}
+    def _call(self, call: Call) -> Outcome:
+        kind, url = call.kind, call.url
+        headers = {"Content-Type": call.content_type} if call.content_type else {}
         status: int | None = None
         detail = ""
         for attempt in range(1, self.attempts + 1):
             try:
-                with urlopen(Request(url, data=data, headers=headers), timeout=self.timeout) as response:
+                with urlopen(Request(url, data=call.data, headers=headers), timeout=self.endpoints.timeout) as response:
                     return Outcome(kind, url, True, attempt, response.status)
             except HTTPError as error:
                 status, detail = error.code, error.read().decode("utf-8", "replace")[:BODY_KEPT]

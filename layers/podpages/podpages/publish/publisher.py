@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import fold
@@ -21,6 +23,8 @@ from podpages.catalog.staleness import Refresh, all_listings, pages_again
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
+from podpages.notify.notification import notification
+from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publish.invalidation import invalidation_paths
 from podpages.publish.show_lease import show_lease
@@ -57,14 +61,17 @@ class Publisher:
         settings: Settings,
         lease: Lease = show_lease,
         distribution: Distribution | None = None,
+        notify_queue: NotifyQueue | None = None,
     ):
         """`lease(source, show)` guards each show's publish; tests swap it to stage a rival whose
-        lease expired under it. With a `distribution`, `invalidate` clears what was written."""
+        lease expired under it. With a `distribution`, `announce` clears what was written from its
+        caches; with a `notify_queue`, it queues the news of it there."""
         self.source = source
         self.site = site
         self.settings = settings
         self.lease = lease
         self.distribution = distribution
+        self.notify_queue = notify_queue
         self.changed: set[str] = set()  # site keys written or deleted since the last invalidation
 
     def read(self, event: UploadEvent) -> Read | None:
@@ -231,13 +238,24 @@ class Publisher:
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
-    def invalidate(self) -> None:
-        """One CloudFront invalidation for everything written since the last one."""
-        if self.distribution and self.changed:
-            paths = invalidation_paths(self.changed)
+    def announce(self, news: bool = True) -> None:
+        """Once per batch, after every show's commit and listings: one CloudFront invalidation for
+        everything written since the last, then, when the batch published uploads (`news`; a
+        rebuild's new rendering is none), one notification of what changed on the notify queue.
+        A batch that changed nothing, a redelivery among them, announces nothing."""
+        changed, self.changed = self.changed, set()
+        if self.distribution and changed:
+            paths = invalidation_paths(changed)
             self.distribution.invalidate(paths)
-            logger.info("cache invalidated", paths=len(paths), objects=len(self.changed))
-        self.changed = set()
+            logger.info("cache invalidated", paths=len(paths), objects=len(changed))
+        if news and self.notify_queue and (note := notification(changed, self.settings.site_url)):
+            try:
+                self.notify_queue.send(note)
+            except (ClientError, BotoCoreError):  # the site is published; failing now would not bring it back
+                logger.exception("notification not queued; those who poll will find the change", pages=len(note.pages))
+                metrics.add_metric(name="NotificationsNotQueued", unit=MetricUnit.Count, value=1)
+                return
+            logger.info("notification queued", feeds=len(note.feeds), pages=len(note.pages))
 
     def keep_indexed(self, catalog: Catalog) -> None:
         """Make the sitemap index list exactly the show's sitemap parts: all of them while it has

@@ -27,7 +27,7 @@ def handle_render_event(event: dict[str, Any], publisher: Publisher) -> PartialI
     try:
         publisher.publish(read for upload in upload_events(event) if (read := publisher.read(upload)))
     finally:
-        publisher.invalidate()
+        publisher.announce()
     return {}
 
 
@@ -74,5 +74,5 @@ def handle_queue_batch(event: dict[str, Any], publisher: Publisher) -> PartialIt
             except Exception:  # as above: SQS delivers the request again
                 logger.exception("rebuild failed; its message returns to the queue", show=request.show)
                 processor.failure_handler(record, sys.exc_info())
-        publisher.invalidate()  # once per batch, for every show it changed
+        publisher.announce(news=bool(reads))  # once per batch, for every show it changed
     return processor.response()

@@ -1,8 +1,10 @@
-"""A recording endpoint on 127.0.0.1: it answers each path with the statuses it is given, in turn
-(the last one for ever after), or hangs past a caller's timeout, and keeps every request it got."""
+"""A recording endpoint on 127.0.0.1, standing in for WebSub hubs, ping endpoints and IndexNow: it
+answers each path with the statuses it is given, in turn (the last one for ever after), or hangs past
+a caller's timeout, and keeps every request it got. `podpages demo --notify-recorder` prints them."""
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -22,6 +24,8 @@ class Recorder:
     answers: dict[str, list[int]] = field(default_factory=dict)  # path (without query) -> statuses in turn
     hang_seconds: float = 2.0
     requests: list[Recorded] = field(default_factory=list)
+    on_request: Callable[[Recorded], None] = lambda _request: None  # told of each request as it comes
+    port: int = 0  # 0: any free port
 
     def __enter__(self) -> "Recorder":
         recorder = self
@@ -34,7 +38,9 @@ class Recorder:
                 self._answer(self.rfile.read(int(self.headers.get("Content-Length", 0))))
 
             def _answer(self, body: bytes) -> None:
-                recorder.requests.append(Recorded(self.command, self.path, dict(self.headers), body))
+                recorded = Recorded(self.command, self.path, dict(self.headers), body)
+                recorder.requests.append(recorded)
+                recorder.on_request(recorded)
                 path = self.path.split("?")[0]
                 statuses = recorder.answers.get(path, [200])
                 status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
@@ -50,7 +56,7 @@ class Recorder:
             def log_message(self, *_args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
@@ -59,6 +65,24 @@ class Recorder:
         self.server.shutdown()
         self.server.server_close()
 
+    def kinds(self, kind: str) -> list[Recorded]:
+        """The requests made to the path `/<kind>`, as the demo and the tests name their endpoints."""
+        return [request for request in self.requests if request.path.split("?")[0] == f"/{kind}"]
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+LOCAL_INDEXNOW_KEY = "podpages-local-indexnow-key"
+
+
+def endpoints_of(recorder: Recorder) -> dict[str, str]:
+    """The environment that names the recorder as every endpoint: its paths /websub, /ping and
+    /indexnow, with a key for IndexNow."""
+    return {
+        "WEBSUB_HUBS": f"{recorder.url}/websub",
+        "PING_ENDPOINTS": f"{recorder.url}/ping",
+        "INDEXNOW_KEY": LOCAL_INDEXNOW_KEY,
+        "INDEXNOW_ENDPOINT": f"{recorder.url}/indexnow",
+    }
