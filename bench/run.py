@@ -49,6 +49,16 @@ def table(results: dict) -> list[str]:
             "same count at every size, at most 20",
         ),
         (
+            "bytes read / written / function CPU per publish",
+            " | ".join(
+                f"{item['bytes_read'] / 1e6:.2f} MB / {item['bytes_written'] / 1e6:.2f} MB / "
+                f"{item['function_cpu_ms']:.0f} ms at {n:,}"
+                for n, item in publishes.items()
+                if n >= 1_000
+            ),
+            "each at most 1.5x its figure at 1,000, at every size",
+        ),
+        (
             f"single publish at {largest['episodes']:,} (domain / end to end)",
             f"{largest['domain_ms']} ms / {largest['end_to_end_ms']} ms",
             "",

@@ -12,8 +12,8 @@ import json
 
 from pydantic import BaseModel, ConfigDict
 
-from podpages.contract.companion_transcripts import CompanionFormat, Cue
-from podpages.contract.source_keys import EPISODES_PREFIX, SourceKey
+from podpages.contract.companion_transcripts import Cue
+from podpages.contract.source_keys import EPISODES_PREFIX, CompanionFormat, SourceKey
 from podpages.contract.transcript_paragraphs import full_text
 from podpages.excerpt import excerpt
 

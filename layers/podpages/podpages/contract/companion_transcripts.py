@@ -10,16 +10,14 @@ publisher can open it there. The library decides what parses; this module only f
 import html
 import io
 from dataclasses import dataclass
-from typing import Literal
 
 import webvtt
 from webvtt.errors import MalformedCaptionError, MalformedFileError
 
 from podpages.contract.plain_text import check_characters, nfc
+from podpages.contract.source_keys import MAX_COMPANION_BYTES, CompanionFormat
 from podpages.errors import ContractError, Problem
 
-CompanionFormat = Literal["vtt", "srt"]
-MAX_COMPANION_BYTES = 5 * 1024 * 1024
 DOCUMENT = "document"  # the field name for problems with the whole file
 FORMAT_NAMES = {"vtt": "WebVTT", "srt": "SubRip"}
 _BOM = "\ufeff"

@@ -3,8 +3,8 @@
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
 
-from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, CompanionFormat
 from podpages.errors import ContractError, Problem
 
 SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$")
@@ -21,6 +21,8 @@ METADATA_SUFFIX = ".json"
 # Companion transcripts, beside an episode's JSON: `episodes/<show>/<episode>.vtt` or `.srt`.
 COMPANION_SUFFIXES = (".vtt", ".srt")
 MAX_DOCUMENT_BYTES = 1024 * 1024  # the most an upload may hold (contract v1)
+MAX_COMPANION_BYTES = 5 * 1024 * 1024  # the most a companion transcript may hold
+CompanionFormat = Literal["vtt", "srt"]
 
 
 class Kind(StrEnum):
