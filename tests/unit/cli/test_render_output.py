@@ -4,12 +4,15 @@ never a folder full of files no render wrote."""
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from podpages.cli.main import main
-from podpages.cli.site_folder import MANIFEST
+from podpages.cli.site_folder import MANIFEST, SiteFolder
+from podpages.render.site_objects import plain_text
 from support.catalogs import SITE_URL
 from support.paths import EXAMPLES
 
@@ -143,3 +146,40 @@ def test_a_forced_render_refuses_a_manifest_that_lists_a_file_outside_its_folder
 
     # Then it is refused, and the file outside is untouched
     assert (code, "outside" in capsys.readouterr().err, outside.read_text()) == (2, True, "mine")
+
+
+def test_the_output_is_the_same_byte_for_byte_whatever_the_number_of_workers(source, tmp_path):
+    # In a process of its own, as a user runs it: the workers fork it, which a test process with
+    # threads of its own must not be.
+    for out, workers in (("one", "1"), ("three", "3")):
+        command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(tmp_path / out)]
+        subprocess.run([*command, "--site-url", SITE_URL, "--workers", workers], check=True, capture_output=True)
+
+    one, three = contents(tmp_path / "one"), contents(tmp_path / "three")
+    # The manifest lists each file once, in the order the workers wrote them.
+    manifests = [sorted(folder.pop(MANIFEST).decode().splitlines()) for folder in (one, three)]
+    assert one == three and len(one) > 50
+    assert manifests[0] == manifests[1] == sorted(json.dumps(key) for key in one)
+
+
+def test_a_render_writes_through_no_link_left_in_its_folder(tmp_path):
+    # Given a site folder holding a link, named as a page, that leads outside it
+    out, outside = tmp_path / "site", tmp_path / "outside.html"
+    (out / "show").mkdir(parents=True)
+    outside.write_text("not the site's")
+    (out / "show" / "index.html").symlink_to(outside)
+
+    # When the page is written, Then the link is refused, not followed
+    with pytest.raises(OSError):
+        SiteFolder(out).apply([plain_text("show/index.html", "the page")], [])
+    assert outside.read_text() == "not the site's"
+
+
+@pytest.mark.parametrize("key", ["../outside/index.html", "show/../../outside/index.html"])
+def test_a_key_that_leaves_the_site_folder_is_refused_before_any_folder_is_made(tmp_path, key):
+    (tmp_path / "site").mkdir()
+
+    with pytest.raises(ValueError, match="leaves the site folder"):
+        SiteFolder(tmp_path / "site").apply([plain_text(key, "x")], [])
+
+    assert not (tmp_path / "outside").exists() and not (tmp_path / "site" / "show").exists()

@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from podpages.cli import main as cli
+from podpages.cli import render
 from podpages.cli.rebuild import rebuild
 from podpages.cli.targets import Target
 from podpages.errors import UsageError
@@ -30,7 +31,7 @@ def test_a_bug_in_a_command_surfaces_with_its_traceback_instead_of_exit_2(bug, s
     def broken(*args: object) -> None:
         raise bug
 
-    monkeypatch.setattr(cli, "read_source_folder", broken)
+    monkeypatch.setattr(render, "read_source_folder", broken)
 
     # When it runs, Then the bug leaves the command as itself
     with pytest.raises(type(bug), match="a bug"):

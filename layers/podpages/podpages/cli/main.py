@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import EndpointConnectionError
 
+from podpages.cli.render import render_folder
 from podpages.cli.site_folder import open_for_render
-from podpages.cli.source_folder import read_change, read_source_folder, upload_files
+from podpages.cli.source_folder import read_change, upload_files
 from podpages.cli.terminal import echo
+from podpages.cli.workers import default_workers
 from podpages.errors import ContractError, UsageError
 from podpages.local import LOCAL_ENDPOINT
-from podpages.render.whole_site import render_site
 from podpages.settings import Settings
 
 if TYPE_CHECKING:  # the commands that need it import it, so validate and render run without moto or PyYAML
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     render.add_argument("--nearby-count", type=int, help="nearby episodes per page (default: $NEARBY_COUNT or 8)")
     render.add_argument("--feed-max-items", type=int, help="feed items, 0 for all (default: $FEED_MAX_ITEMS or 1000)")
     render.add_argument("--force", action="store_true", help="replace the files an earlier render wrote to --out")
+    render.add_argument(
+        "--workers", type=_positive, default=default_workers(), help="processes to render with (default: one per core)"
+    )
     render.set_defaults(run=run_render)
 
     demo = commands.add_parser("demo", help="run the whole product locally, publish the examples, serve it")
@@ -220,21 +224,22 @@ def run_validate(args: argparse.Namespace) -> int:
     return 1 if failed or not checked else 0
 
 
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {number}")
+    return number
+
+
 def run_render(args: argparse.Namespace) -> int:
     settings = _render_settings(args)
     if not args.source.is_dir():
         raise UsageError(f"{args.source} is not a folder")
     site = open_for_render(args.out, args.source, args.force)
     started = time.perf_counter()
-    folder = read_source_folder(args.source, settings)
+    folder, written = render_folder(args.source, settings, site, args.workers, lambda line: echo(line, sys.stderr))
     for path, problem in folder.problems:
         echo(f"{path}: {problem.field}: {problem.message}", sys.stderr)
-    written = 0
-    for number, (show, plan) in enumerate(render_site(folder.catalogs, folder.transcripts, settings), start=1):
-        site.apply(plan.puts, plan.deletes)
-        written += len(plan.puts)
-        label = show or "site files"
-        echo(f"[{number}/{len(folder.catalogs) + 1}] {label}: {len(plan.puts)} files", sys.stderr)
     elapsed = time.perf_counter() - started
     rejected = len({path for path, _ in folder.problems})
     echo(f"rendered {written} files to {args.out} in {elapsed:.2f} s; {rejected} input files rejected", sys.stderr)

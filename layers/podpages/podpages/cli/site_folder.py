@@ -6,6 +6,7 @@ a render (`--force`) deletes what its manifest lists and nothing else: a file a 
 the site stays, and a folder no render wrote into is never emptied."""
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,13 +20,12 @@ class SiteFolder:
     def __init__(self, root: Path):
         self.root = root
         self.manifest = root / MANIFEST
+        self._folders: set[Path] = set()  # folders made and found inside the root, so each is checked once
 
     def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
         self._record(item.key for item in puts)
         for item in puts:
-            path = self._path(item.key)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(item.body)
+            _write(self._path(item.key), item.body)
         for key in deletes:
             self._path(key).unlink(missing_ok=True)
 
@@ -43,9 +43,15 @@ class SiteFolder:
         self.manifest.unlink()
 
     def _record(self, keys: Iterable[str]) -> None:
-        """Add `keys` to the manifest, on disk before the files they name are written."""
-        with self.manifest.open("a", encoding="utf-8") as manifest:
-            manifest.writelines(f"{json.dumps(key)}\n" for key in keys)
+        """Add `keys` to the manifest, on disk before the files they name are written. One write to
+        a file opened for appending: workers that record at once never split each other's lines."""
+        lines = "".join(f"{json.dumps(key)}\n" for key in keys).encode()
+        descriptor = os.open(self.manifest, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            while lines:
+                lines = lines[os.write(descriptor, lines) :]
+        finally:
+            os.close(descriptor)
 
     def _listed_keys(self) -> list[str]:
         """The keys the manifest lists. One this code did not write is the user's to sort out."""
@@ -68,9 +74,17 @@ class SiteFolder:
         return path
 
     def _path(self, key: str) -> Path:
-        path = (self.root / key).resolve()
-        if not _inside(path, self.root):
-            raise ValueError(f"object key {key!r} leaves the site folder")
+        """Where a key is written: in a folder inside the root, made if need be. Each folder is
+        resolved once, and `_write` follows no link in the file's own name, so no key, and no link
+        left in the folder, takes a write outside it."""
+        path = self.root / key
+        folder = path.parent
+        if folder not in self._folders:
+            # Resolved before it is made: a link already in the folder that leads out is followed here.
+            if Path(key).is_absolute() or ".." in Path(key).parts or not _inside(folder.resolve(), self.root):
+                raise ValueError(f"object key {key!r} leaves the site folder")
+            folder.mkdir(parents=True, exist_ok=True)
+            self._folders.add(folder)
         return path
 
 
@@ -119,6 +133,13 @@ def _home() -> Path | None:
         return Path.home().resolve()
     except RuntimeError:
         return None
+
+
+def _write(path: Path, body: bytes) -> None:
+    """Write the file anew, refusing to follow a link in its name."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(body)
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -8,6 +8,7 @@ from pathlib import Path
 from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, default_show, guid_taken
+from podpages.cli.workers import Map
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.documents import Show
 from podpages.contract.serial import serial_problems
@@ -64,19 +65,18 @@ def read_change(path: Path) -> EpisodePut | ShowPut | TranscriptPut:
     return put(source, body)
 
 
-def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
-    """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside."""
+def read_source_folder(root: Path, settings: Settings, run: Map = map) -> SourceFolder:
+    """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside.
+    `run` maps the reading of each file, for workers to share."""
     folder = SourceFolder()
     changes: dict[str, list[Change]] = {}
     guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
     documents: dict[str, Show] = {}
     episodes = sorted(path for path in (root / "episodes").glob("*/*") if path.suffix in UPLOAD_SUFFIXES)
     files = [*sorted((root / "shows").glob("*.json")), *episodes]
-    for path in files:
-        try:
-            change = read_change(path)
-        except ContractError as error:
-            folder.problems += [(path, problem) for problem in error.problems]
+    for path, change in zip(files, run(_read_or_refuse, files), strict=True):
+        if isinstance(change, tuple):  # refused
+            folder.problems += [(path, problem) for problem in change]
             continue
         if isinstance(change, ShowPut):
             documents[change.source.show] = change.show
@@ -96,6 +96,14 @@ def read_source_folder(root: Path, settings: Settings) -> SourceFolder:
     for show, show_changes in sorted(changes.items()):
         folder.catalogs[show] = _first_publish(show, show_changes, settings)
     return folder
+
+
+def _read_or_refuse(path: Path) -> Change | tuple[Problem, ...]:
+    """The file's change, or what is wrong with it: a result that crosses between processes."""
+    try:
+        return read_change(path)
+    except ContractError as error:
+        return tuple(error.problems)
 
 
 def _guid_taken(change: EpisodePut, guids: dict[str, dict[str, str]]) -> Problem | None:

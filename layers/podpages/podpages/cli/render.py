@@ -1,0 +1,74 @@
+"""`podpages render`: the whole site from a source folder, into a local folder, on every core.
+
+The files are read and checked by workers, and each show's episode pages, transcripts and chapters
+are rendered and written by workers in runs of episodes; the listings, feed and the site's own files
+follow here. Each file is rendered by the same functions as in `render.whole_site`, which the publish
+path is held to, so the output is byte for byte the same whatever the number of workers.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.staleness import Refresh, everything
+from podpages.cli.site_folder import SiteFolder
+from podpages.cli.source_folder import SourceFolder, read_source_folder
+from podpages.cli.workers import RUNS_PER_WORKER, chunks, worker_map
+from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan
+from podpages.settings import Settings
+
+
+@dataclass(frozen=True)
+class Render:
+    """What the forked workers render from: set before they start, so each inherits it."""
+
+    source: SourceFolder
+    settings: Settings
+    site: SiteFolder
+
+
+_render: Render | None = None
+
+
+def render_folder(
+    root: Path, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
+) -> tuple[SourceFolder, int]:
+    """Read `root`, render its site into `site`; the folder as read, and how many files were written."""
+    with worker_map(workers) as run:
+        source = read_source_folder(root, settings, run)
+    global _render
+    _render = Render(source, settings, site)
+    written = 0
+    with worker_map(workers) as run:
+        for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
+            refresh = everything(catalog, settings.feed_max_items)
+            runs = chunks(sorted(refresh.episodes), workers * RUNS_PER_WORKER)
+            written += sum(run(_write_pages, [(show, part(refresh, slugs)) for slugs in runs]))
+            plan = listing_plan(catalog, refresh, settings)
+            plan += feed_plan(catalog, refresh, settings)
+            site.apply(plan.puts, plan.deletes)
+            written += len(plan.puts)
+            say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
+    plan = site_plan({show: sitemap_parts(catalog) for show, catalog in source.catalogs.items()}, settings)
+    site.apply(plan.puts, plan.deletes)
+    say(f"[{len(source.catalogs) + 1}/{len(source.catalogs) + 1}] site files: {len(plan.puts)} files")
+    return source, written + len(plan.puts)
+
+
+def part(refresh: Refresh, slugs: Sequence[str]) -> Refresh:
+    """The episodes' share of `refresh`: their pages, transcripts and chapters."""
+    return Refresh(
+        episodes=set(slugs),
+        transcripts={slug: refresh.transcripts[slug] for slug in slugs if slug in refresh.transcripts},
+        chapters=refresh.chapters.intersection(slugs),
+    )
+
+
+def _write_pages(task: tuple[str, Refresh]) -> int:
+    """Render and write what a run of one show's episodes publishes beside them."""
+    assert _render is not None, "set before the workers fork"
+    show, refresh = task
+    plan = page_plan(_render.source.catalogs[show], refresh, _render.settings, _render.source.transcripts)
+    _render.site.apply(plan.puts, plan.deletes)
+    return len(plan.puts)

@@ -1,0 +1,47 @@
+"""Work spread over the machine's cores for `podpages render`: processes forked from this one, so each
+starts with the catalogs and settings already in memory, and nothing large crosses between them.
+
+Each task's result is what it would be in this process, so the output does not depend on how many
+workers there are; `--workers 1` runs everything here, in order.
+"""
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+type Map = Callable[..., Iterator[Any]]  # map(function, items), in order
+RUNS_PER_WORKER = 4  # runs of work to each worker: enough to even out their pace, few enough to cost little
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@contextmanager
+def worker_map(workers: int) -> Iterator[Map]:
+    """A `map` that runs its calls in `workers` forked processes, keeping their order; with one
+    worker, the built-in map, here. Functions and arguments must be picklable by reference, and the
+    state they read must be set before the first call, since the workers fork then. A process that
+    runs threads of its own (a test, a server) is never forked, since a lock one of them holds at
+    that moment would stay held in the child for ever: it maps here."""
+    if workers <= 1 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield map
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+
+        def spread(function: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
+            # A few runs to each worker, not one item at a time: each run is one round trip.
+            return pool.map(function, items, chunksize=max(1, len(items) // (workers * RUNS_PER_WORKER)))
+
+        yield spread
+
+
+def chunks[T](items: Sequence[T], count: int) -> list[Sequence[T]]:
+    """`items` in `count` runs of near-equal length, in order; fewer when there are fewer items."""
+    size = -(-len(items) // max(1, count)) if items else 1
+    return [items[start : start + size] for start in range(0, len(items), size)]
