@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from lxml import html
+from snapshot_restore_py import get_after_restore
 
 from podpages.nearby.cache import REVALIDATE_AFTER
 from support.catalogs import episode_document, show_document
@@ -236,3 +237,24 @@ def test_every_episode_of_an_unseen_catalogue_gets_what_its_page_shows(stack, ne
             assert fragment in page and fragment.count("<section") == page.count('<section aria-labelledby="nearby"')
             checked += 1
     assert checked == 20
+
+
+def test_a_copy_restored_from_a_snapstart_snapshot_holds_nothing_from_before_it(stack, nearby, local_aws, monkeypatch):
+    # Given a warm function holding the seed's show, as the snapshot would if it were taken now
+    publish_examples(stack)
+    assert nearby(load_event("http-nearby.json"))["statusCode"] == 200
+    before = nearby.module.s3
+    # The hook the Lambda runtime runs after each restore is the handler's own
+    assert (nearby.module.restored, (), {}) in get_after_restore()
+
+    # When Lambda restores a copy from the snapshot (in the restored sandbox's environment)
+    for name, value in local_aws.environment().items():
+        monkeypatch.setenv(name, value)
+    nearby.module.restored()
+    gets: list[str] = []
+    nearby.module.s3.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: gets.append(1))
+    response = nearby(load_event("http-nearby.json"))
+
+    # Then it has an S3 client of its own, and reads the show anew before answering
+    assert nearby.module.s3 is not before and nearby.module.catalogs.source.client is nearby.module.s3
+    assert response["statusCode"] == 200 and gets == [1]

@@ -16,7 +16,7 @@ import pytest
 from podpages.nearby.api import ROUTE
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
-from support.template import resource
+from support.template import resource, template
 
 TEMPLATES = REPO / "templates"
 PACKAGE = REPO / "layers" / "podpages" / "podpages"
@@ -233,9 +233,18 @@ def test_the_api_route_is_the_route_the_resolver_serves():
 
     assert route["RouteKey"] == "GET " + ROUTE.replace("<", "{").replace(">", "}")
     assert route["Target"] == "integrations/${NearbyIntegration}"
-    assert integration["IntegrationUri"] == "NearbyFunction.Arn"
+    assert integration["IntegrationUri"] == "NearbyFunction.Alias"  # the published version SnapStart applies to
     assert (integration["IntegrationType"], integration["PayloadFormatVersion"]) == ("AWS_PROXY", "2.0")
     assert resource("NearbyApi")["Properties"]["ProtocolType"] == "HTTP"
+
+
+def test_snapstart_is_a_parameter_off_by_default_and_the_api_invokes_the_published_alias():
+    function = resource("NearbyFunction")["Properties"]
+    parameter = template()["Parameters"]["SnapStart"]
+
+    assert (parameter["Default"], parameter["AllowedValues"]) == ("None", ["None", "PublishedVersions"])
+    assert function["SnapStart"] == {"ApplyOn": "SnapStart"} and function["AutoPublishAlias"] == "live"
+    assert resource("NearbyApiPermission")["Properties"]["FunctionName"] == "NearbyFunction.Alias"
 
 
 def test_nearby_function_may_only_read_catalogs():

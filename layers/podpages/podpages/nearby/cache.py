@@ -48,6 +48,13 @@ class CatalogCache:
         self._held: dict[str, Held] = {}
         self._unknown: dict[str, float] = {}  # show -> the clock's reading when S3 last found no catalog
 
+    def restore(self, source: SourceBucket) -> None:
+        """Start again from `source`, holding nothing: what a copy resumed from a SnapStart snapshot
+        needs, since the copies share what the snapshot held and S3 may have changed since."""
+        self.source = source
+        self._held.clear()
+        self._unknown.clear()
+
     def get(self, show: str) -> tuple["CatalogIndex", str]:
         """The show's catalog and its revision (the catalog object's ETag)."""
         now = self.clock()
