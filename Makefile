@@ -17,7 +17,7 @@ SEED_PAGE := pytorch/backend-flexibility-revolution/
 # The Lambda Python runtime ships these; the layer does not.
 RUNTIME_PROVIDED := boto3 botocore s3transfer urllib3
 
-.PHONY: help install checkers lint test unit integration acceptance bench demo example serve-example validate build schemas lock screenshot clean
+.PHONY: help install checkers lint test unit integration acceptance sam-local bench demo example serve-example validate build schemas lock screenshot clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -61,6 +61,10 @@ integration: install ## run the integration tests: S3 and SQS over HTTP on 127.0
 
 acceptance: install checkers ## run the acceptance tests: real validators on rendered pages
 	$(BIN)/pytest tests/acceptance
+
+# Part of make test too, where it is skipped, loudly, without root and Docker; here that is a failure.
+sam-local: install ## sam local invoke every event in events/ against S3 and SQS on 127.0.0.1 (root, docker.io)
+	PODPAGES_REQUIRE_CHECKERS=1 $(BIN)/pytest tests/integration/test_sam_local.py -v
 
 bench: install ## run every benchmark (not part of make test): a table against the targets, and bench/results.json
 	PYTHONPATH=tests $(BIN)/python bench/run.py
