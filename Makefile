@@ -17,7 +17,7 @@ SEED_PAGE := pytorch/backend-flexibility-revolution/
 # The Lambda Python runtime ships these; the layer does not.
 RUNTIME_PROVIDED := boto3 botocore s3transfer urllib3
 
-.PHONY: help install checkers lint test unit integration acceptance sam-local bench demo example serve-example validate build schemas lock screenshot clean
+.PHONY: help install checkers lint test unit integration acceptance sam-local bench bench-table demo example serve-example validate build schemas lock screenshot clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -66,8 +66,11 @@ acceptance: install checkers ## run the acceptance tests: real validators on ren
 sam-local: install ## sam local invoke every event in events/ against S3 and SQS on 127.0.0.1 (root, docker.io)
 	PODPAGES_REQUIRE_CHECKERS=1 $(BIN)/pytest tests/integration/test_sam_local.py -v
 
-bench: install ## run every benchmark (not part of make test): a table against the targets, and bench/results.json
+bench: install ## run every benchmark (not part of make test): bench/results.json, and the README's table from it
 	PYTHONPATH=tests $(BIN)/python bench/run.py
+
+bench-table: install ## write the README's Performance table from bench/results.json again, without measuring
+	PYTHONPATH=tests $(BIN)/python bench/run.py --readme
 
 demo: install ## run the whole product locally: S3, SQS, the functions, the site and API on http://127.0.0.1:3000
 	$(BIN)/podpages demo --host $(DEMO_HOST) --port $(DEMO_PORT) --aws-port $(DEMO_AWS_PORT)
