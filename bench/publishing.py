@@ -176,9 +176,9 @@ def peak_memory(episodes: int = 10_000) -> dict:
     new = Path(tempfile.mkdtemp()) / "episodes" / "bench" / f"episode-{episodes:05d}.json"
     new.parent.mkdir(parents=True)
     new.write_text(json.dumps(episode_document(episodes)))
-    publish = _max_rss([sys.executable, "-c", PEAK, str(catalog_file), str(new)])
+    publish = max_rss([sys.executable, "-c", PEAK, str(catalog_file), str(new)])
     out = Path(tempfile.mkdtemp())
-    render = _max_rss(
+    render = max_rss(
         [sys.executable, "-m", "podpages.cli.main", "render", str(folder), "--out", str(out), "--site-url", SITE_URL]
     )
     return {
@@ -189,7 +189,7 @@ def peak_memory(episodes: int = 10_000) -> dict:
     }
 
 
-def _max_rss(command: list[str]) -> float:
+def max_rss(command: list[str]) -> float:
     """The command's peak resident memory, in MB, from a fresh process of its own."""
     probe = (
         "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "

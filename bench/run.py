@@ -16,6 +16,7 @@ import cold_start
 import nearby_warm
 import publishing
 import rebuild
+import render_scale
 
 RESULTS = Path(__file__).with_name("results.json")
 README = Path(__file__).parent.parent / "README.md"
@@ -148,6 +149,22 @@ def rows(results: dict) -> list[Row]:
         ),
         Row(f"peak memory, `podpages render` of {memory['episodes']:,}", f"{memory['full_render_max_rss_mb']} MB", ""),
     ]
+    if scale := results.get("render_scale"):
+        small, large = scale["runs"][0], scale["runs"][-1]
+        table += [
+            Row(
+                f"`podpages render` of {large['episodes']:,} against {small['episodes']:,}",
+                f"{scale['growth_against_linear']:.2f} of linear ({large['wall_s']} s against {small['wall_s']} s)",
+                "at most linear (1.00)",
+                scale["growth_against_linear"] <= 1.0,
+            ),
+            Row(
+                f"peak memory, `podpages render` of {large['episodes']:,}",
+                f"{large['max_rss_mb']} MB",
+                "under 1 GB",
+                large["max_rss_mb"] < 1024,
+            ),
+        ]
     return table
 
 
@@ -190,6 +207,7 @@ def main() -> None:
     }
     results["nearby"] = nearby_warm.measure(largest, 500 if quick else 5_000)
     results["rebuild"] = rebuild.measure(largest)
+    results["render_scale"] = render_scale.measure((1_000, 10_000) if quick else render_scale.SIZES)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     host = results["machine"]
     print(f"machine: {host['cpus']} CPUs, {host['memory_gb']} GB, Python {host['python']}")
