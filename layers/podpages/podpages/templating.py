@@ -27,6 +27,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # The templates ship inside the package and never change under a running process: without
+        # this, every page asks the file system whether each template it includes is still current.
+        auto_reload=False,
     )
     env.filters.update(
         rfc3339=rfc3339,

@@ -1,8 +1,7 @@
 """`podpages render`: the whole site from a source folder, into a local folder, on every core.
 
-The files are read and checked by workers, and each show's episode pages, transcripts and chapters
-are rendered and written by workers in runs of episodes; the listings, feed and the site's own files
-follow here. Each file is rendered by the same functions as in `render.whole_site`, which the publish
+The files are read and checked by workers. Then each show's episode pages, transcripts and chapters are rendered and written by workers in runs of
+episodes, its listings and feed by one more; the site's own files follow here. Each file is rendered by the same functions as in `render.whole_site`, which the publish
 path is held to, so the output is byte for byte the same whatever the number of workers.
 """
 
@@ -44,11 +43,16 @@ def render_folder(
         for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
             refresh = everything(catalog, settings.feed_max_items)
             runs = chunks(sorted(refresh.episodes), workers * RUNS_PER_WORKER)
-            written += sum(run(_write_pages, [(show, part(refresh, slugs)) for slugs in runs]))
-            plan = listing_plan(catalog, refresh, settings)
-            plan += feed_plan(catalog, refresh, settings)
-            site.apply(plan.puts, plan.deletes)
-            written += len(plan.puts)
+            # The listings and feed first, as a task of their own: one worker takes them while the
+            # others begin on the pages.
+            listings = Refresh(
+                years=refresh.years,
+                listings=refresh.listings,
+                sitemap_parts=refresh.sitemap_parts,
+                archives=refresh.archives,
+                archive_pages=refresh.archive_pages,
+            )
+            written += sum(run(_write, [(show, listings), *((show, part(refresh, slugs)) for slugs in runs)]))
             say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
     plan = site_plan({show: sitemap_parts(catalog) for show, catalog in source.catalogs.items()}, settings)
     site.apply(plan.puts, plan.deletes)
@@ -65,10 +69,13 @@ def part(refresh: Refresh, slugs: Sequence[str]) -> Refresh:
     )
 
 
-def _write_pages(task: tuple[str, Refresh]) -> int:
-    """Render and write what a run of one show's episodes publishes beside them."""
+def _write(task: tuple[str, Refresh]) -> int:
+    """Render and write a share of one show: a run of its episodes' pages, or its listings and feed."""
     assert _render is not None, "set before the workers fork"
     show, refresh = task
-    plan = page_plan(_render.source.catalogs[show], refresh, _render.settings, _render.source.transcripts)
+    catalog, settings = _render.source.catalogs[show], _render.settings
+    plan = page_plan(catalog, refresh, settings, _render.source.transcripts)
+    plan += listing_plan(catalog, refresh, settings)
+    plan += feed_plan(catalog, refresh, settings)
     _render.site.apply(plan.puts, plan.deletes)
     return len(plan.puts)
