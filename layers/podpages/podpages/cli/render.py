@@ -1,8 +1,10 @@
 """`podpages render`: the whole site from a source folder, into a local folder, on every core.
 
-The files are read and checked by workers. Then each show's episode pages, transcripts and chapters are rendered and written by workers in runs of
-episodes, its listings and feed by one more; the site's own files follow here. Each file is rendered by the same functions as in `render.whole_site`, which the publish
-path is held to, so the output is byte for byte the same whatever the number of workers.
+The files are read and checked by workers. Then each show's episode pages, transcripts and chapters
+are rendered and written by workers in runs of episodes, and its listings and feed by one more; the
+site's own files follow here. Each file is rendered by the same functions as in `render.whole_site`,
+which the publish path is held to, so the output is byte for byte the same whatever the number of
+workers.
 """
 
 from collections.abc import Callable, Sequence
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from podpages.catalog.sitemap_parts import sitemap_parts
-from podpages.catalog.staleness import Refresh, everything
+from podpages.catalog.staleness import Refresh, all_listings, everything
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.cli.workers import RUNS_PER_WORKER, chunks, worker_map
@@ -45,13 +47,7 @@ def render_folder(
             runs = chunks(sorted(refresh.episodes), workers * RUNS_PER_WORKER)
             # The listings and feed first, as a task of their own: one worker takes them while the
             # others begin on the pages.
-            listings = Refresh(
-                years=refresh.years,
-                listings=refresh.listings,
-                sitemap_parts=refresh.sitemap_parts,
-                archives=refresh.archives,
-                archive_pages=refresh.archive_pages,
-            )
+            listings = all_listings(catalog, settings.feed_max_items)
             written += sum(run(_write, [(show, listings), *((show, part(refresh, slugs)) for slugs in runs)]))
             say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
     plan = site_plan({show: sitemap_parts(catalog) for show, catalog in source.catalogs.items()}, settings)
