@@ -69,7 +69,10 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
     """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside.
     `run` maps the reading of each file, for workers to share."""
     folder = SourceFolder()
-    changes: dict[str, list[Change]] = {}
+    # Each upload becomes its catalog entry, or its companion's record, as soon as it is read and
+    # accepted, so that no show holds every upload whole and every entry at once.
+    entries: dict[str, list[CatalogEntry]] = {}
+    companions: dict[str, list[Companion]] = {}
     guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
     documents: dict[str, Show] = {}
     episodes = sorted(path for path in (root / "episodes").glob("*/*") if path.suffix in UPLOAD_SUFFIXES)
@@ -78,23 +81,31 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
         if isinstance(change, tuple):  # refused
             folder.problems += [(path, problem) for problem in change]
             continue
+        show = change.source.show
         if isinstance(change, ShowPut):
-            documents[change.source.show] = change.show
-        elif isinstance(change, TranscriptPut):
+            documents[show] = change.show
+            continue
+        if isinstance(change, TranscriptPut):
             folder.transcripts[change.source.key] = change.cues
-        elif problems := serial_problems(
-            documents.get(change.source.show) or default_show(change.source.show), change.episode
-        ):
+            record = Companion.of(change.source, change.cues, change.sequencer, settings.excerpt_chars)
+            companions.setdefault(show, []).append(record)
+            continue
+        if problems := serial_problems(documents.get(show) or default_show(show), change.episode):
             folder.problems += [(path, problem) for problem in problems]  # show documents are read first
             continue
-        if isinstance(change, EpisodePut) and (problem := _guid_taken(change, guids)):
+        if problem := _guid_taken(change, guids):
             folder.problems.append((path, problem))  # the first file in key order keeps it
             continue
-        changes.setdefault(change.source.show, []).append(change)
-        if isinstance(change, EpisodePut) and change.episode.transcript is not None:
+        slug = change.source.episode_slug
+        entries.setdefault(show, []).append(
+            CatalogEntry.of(show, slug, change.episode, change.sequencer, settings.excerpt_chars)
+        )
+        if change.episode.transcript is not None:
             folder.transcripts[change.source.key] = change.episode.transcript
-    for show, show_changes in sorted(changes.items()):
-        folder.catalogs[show] = _first_publish(show, show_changes, settings)
+    for show in sorted(documents.keys() | entries.keys() | companions.keys()):
+        folder.catalogs[show] = _first_publish(
+            show, documents.get(show), entries.get(show, []), companions.get(show, [])
+        )
     return folder
 
 
@@ -114,20 +125,11 @@ def _guid_taken(change: EpisodePut, guids: dict[str, dict[str, str]]) -> Problem
     return None if owner == slug else guid_taken(guid, owner)
 
 
-def _first_publish(show: str, changes: list[Change], settings: Settings) -> Catalog:
-    """What folding the folder's changes into an empty catalog builds, in one pass: a folder holds
-    each key once, so no change can replace another, and sorting once replaces an insert per episode."""
-    document = next((change.show for change in changes if isinstance(change, ShowPut)), None)
-    entries = [
-        CatalogEntry.of(show, change.source.episode_slug, change.episode, change.sequencer, settings.excerpt_chars)
-        for change in changes
-        if isinstance(change, EpisodePut)
-    ]
-    companions = [
-        Companion.of(change.source, change.cues, change.sequencer, settings.excerpt_chars)
-        for change in changes
-        if isinstance(change, TranscriptPut)
-    ]
+def _first_publish(
+    show: str, document: Show | None, entries: list[CatalogEntry], companions: list[Companion]
+) -> Catalog:
+    """What folding the folder's uploads into an empty catalog builds, in one pass: a folder holds
+    each key once, so no upload can replace another, and sorting once replaces an insert per episode."""
     return Catalog(
         show=show,
         document=document,
