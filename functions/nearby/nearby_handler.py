@@ -11,34 +11,19 @@ from podpages.nearby.api import nearby_api
 from podpages.nearby.cache import CatalogCache
 from podpages.observability import logger, metrics, tracer
 from podpages.settings import Settings
+from podpages.snapstart import after_restore
 from podpages.storage.source_bucket import SourceBucket
 
-try:  # The Lambda Python runtime has it; SnapStart runs what it registers after each restore.
-    from snapshot_restore_py import register_after_restore
-except ImportError:  # elsewhere nothing is ever restored from a snapshot
-    register_after_restore = None
 
-
-def s3_client() -> Any:
-    return boto3.client("s3", config=Config(retries={"mode": "standard"}))
+def source_bucket() -> SourceBucket:
+    return SourceBucket(boto3.client("s3", config=Config(retries={"mode": "standard"})), settings.source_bucket)
 
 
 settings = Settings.from_env()
-s3 = s3_client()
-catalogs = CatalogCache(SourceBucket(s3, settings.source_bucket))
+catalogs = CatalogCache(source_bucket())
 app = nearby_api(catalogs, settings)
-
-
-def restored() -> None:
-    """With SnapStart, many copies resume from one snapshot: each gets an S3 client of its own
-    (connections are not shared) and holds no catalog read before the snapshot."""
-    global s3
-    s3 = s3_client()
-    catalogs.restore(SourceBucket(s3, settings.source_bucket))
-
-
-if register_after_restore is not None:
-    register_after_restore(restored)
+# With SnapStart, copies resume from one snapshot: each gets its own S3 client, and no catalog held before it.
+after_restore(lambda: catalogs.restore(source_bucket()))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

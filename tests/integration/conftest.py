@@ -160,7 +160,7 @@ def nearby(local_aws, stack) -> Nearby:
     clock = Clock()
     module.catalogs.clock = clock
     gets: list[tuple[str, str | None]] = []
-    module.s3.meta.events.register(
+    module.catalogs.source.client.meta.events.register(
         "before-parameter-build.s3.GetObject",
         lambda params, **_: gets.append((params["Key"], params.get("IfNoneMatch"))),
     )

@@ -243,18 +243,19 @@ def test_a_copy_restored_from_a_snapstart_snapshot_holds_nothing_from_before_it(
     # Given a warm function holding the seed's show, as the snapshot would if it were taken now
     publish_examples(stack)
     assert nearby(load_event("http-nearby.json"))["statusCode"] == 200
-    before = nearby.module.s3
-    # The hook the Lambda runtime runs after each restore is the handler's own
-    assert (nearby.module.restored, (), {}) in get_after_restore()
+    before = nearby.module.catalogs.source.client
+    # The hook the Lambda runtime runs after each restore is the one the handler registered last
+    restore, args, kwargs = get_after_restore()[-1]
 
     # When Lambda restores a copy from the snapshot (in the restored sandbox's environment)
     for name, value in local_aws.environment().items():
         monkeypatch.setenv(name, value)
-    nearby.module.restored()
+    restore(*args, **kwargs)
+    client = nearby.module.catalogs.source.client
     gets: list[str] = []
-    nearby.module.s3.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: gets.append(1))
+    client.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: gets.append(1))
     response = nearby(load_event("http-nearby.json"))
 
     # Then it has an S3 client of its own, and reads the show anew before answering
-    assert nearby.module.s3 is not before and nearby.module.catalogs.source.client is nearby.module.s3
+    assert client is not before
     assert response["statusCode"] == 200 and gets == [1]
