@@ -37,8 +37,7 @@ class Settings:
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.upper()} must not be negative")
         check_urls("WEBSUB_HUBS", self.websub_hubs)
-        if self.indexnow_key and not INDEXNOW_KEY.fullmatch(self.indexnow_key):
-            raise ValueError("INDEXNOW_KEY must be 8 to 128 letters, digits or dashes")
+        check_indexnow_key(self.indexnow_key)
 
     @classmethod
     def from_env(
@@ -91,3 +90,9 @@ def check_urls(name: str, urls: tuple[str, ...]) -> None:
     for url in urls:
         if urlsplit(url).scheme not in ("https", "http") or any(char.isspace() for char in url):
             raise ValueError(f"{name} must be http(s) URLs separated by commas, got {url!r}")
+
+
+def check_indexnow_key(key: str) -> None:
+    """An IndexNow key, if there is one, is what IndexNow takes: 8 to 128 letters, digits or dashes."""
+    if key and not INDEXNOW_KEY.fullmatch(key):
+        raise ValueError("INDEXNOW_KEY must be 8 to 128 letters, digits or dashes")

@@ -5,7 +5,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from podpages.settings import INDEXNOW_KEY, url_list
+from podpages.settings import check_indexnow_key, url_list
 
 TIMEOUT = 5.0  # seconds a call may take, unless NOTIFY_TIMEOUT says otherwise
 
@@ -19,8 +19,7 @@ class Endpoints:
     timeout: float = TIMEOUT
 
     def __post_init__(self) -> None:
-        if self.indexnow_key and not INDEXNOW_KEY.fullmatch(self.indexnow_key):
-            raise ValueError("INDEXNOW_KEY must be 8 to 128 letters, digits or dashes")
+        check_indexnow_key(self.indexnow_key)
         if not 0 < self.timeout <= 60:
             raise ValueError(f"NOTIFY_TIMEOUT must be more than 0 and at most 60 seconds, got {self.timeout}")
 
