@@ -83,7 +83,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     stack.reset()
     stack.source.write_catalog(catalog, None)
-    plan = site_plan({"bench": sitemap_parts(catalog)}, settings)
+    plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
 

@@ -8,12 +8,13 @@ from podpages.catalog import sitemap_parts as parts
 from podpages.catalog.changes import EpisodeRemoved
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.staleness import everything
 from podpages.contract.source_keys import parse_source_key
 from podpages.render import sitemaps
 from podpages.render.plans import show_plan, site_plan
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
-from support.catalogs import SETTINGS, daily_catalog
+from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -76,7 +77,7 @@ def test_a_show_past_the_limit_is_split_in_order_into_parts_at_their_own_paths(m
     ]
     assert [len(urls(part.body)) for part in written] == [5, 5, 5, 1]
     assert [url for part in written for url in urls(part.body)] == whole
-    assert sitemap_parts(catalog) == 4
+    assert sitemap_parts(catalog, SETTINGS.feed_max_items) == 4
 
 
 def test_a_show_of_exactly_the_limit_keeps_one_sitemap(limit_of_five):
@@ -90,7 +91,7 @@ def test_a_show_of_exactly_the_limit_keeps_one_sitemap(limit_of_five):
     assert len(urls(published["daily/sitemap.xml"])) == 5
     assert "daily/sitemap-2.xml" not in published
     assert indexed(published) == [f"{SETTINGS.site_url}/daily/sitemap.xml"]
-    assert sitemap_parts(daily_catalog(4)) == 2
+    assert sitemap_parts(daily_catalog(4), SETTINGS.feed_max_items) == 2
 
 
 def test_the_index_lists_every_part_of_every_show_in_order(monkeypatch):
@@ -128,6 +129,67 @@ def test_a_show_that_shrinks_below_a_boundary_deletes_the_parts_it_no_longer_has
     # Then it writes 2 parts and deletes the other 2
     assert [item.key for item in plan.puts if "sitemap" in item.key] == ["daily/sitemap.xml", "daily/sitemap-2.xml"]
     assert sorted(key for key in plan.deletes if "sitemap" in key) == ["daily/sitemap-3.xml", "daily/sitemap-4.xml"]
+
+
+FROZEN = Settings(site_url=SETTINGS.site_url, feed_max_items=5)  # archive pages of 5, the newest 5 in the feed
+
+
+def parts_of(catalog, settings=FROZEN) -> dict[str, bytes]:
+    plan = show_plan(catalog, everything(catalog, settings.feed_max_items), settings, {})
+    return {item.key: item.body for item in plan.puts if "/sitemap" in item.key}
+
+
+def test_each_frozen_page_has_a_part_of_its_own_after_the_head():
+    # Given 23 episodes in archive pages of 5: pages 1 to 3 hold none of the feed's newest 5
+    catalog = daily_catalog(23)
+
+    # When its sitemap is rendered
+    written = parts_of(catalog)
+
+    # Then the page, the years and the 8 newest fill the first part, and each frozen page its own,
+    # newest first, together listing exactly what one sitemap would
+    assert list(written) == ["daily/sitemap.xml", "daily/sitemap-2.xml", "daily/sitemap-3.xml", "daily/sitemap-4.xml"]
+    assert len(urls(written["daily/sitemap.xml"])) == 1 + 2 + 8
+    assert [loc for loc, _ in urls(written["daily/sitemap-2.xml"])] == [
+        f"{SETTINGS.site_url}/daily/e{number:02d}/" for number in (5, 4, 3, 2, 1)
+    ]
+    whole = urls(sitemaps.show_sitemap(catalog, SETTINGS).body)
+    assert sorted(url for body in written.values() for url in urls(body)) == sorted(whole)
+    assert sitemap_parts(catalog, FROZEN.feed_max_items) == 4
+
+
+@pytest.mark.parametrize(
+    ("count", "change", "rewritten"),
+    [
+        (22, put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")), {"sitemap.xml"}),
+        (
+            24,  # the 25th episode freezes a fourth page
+            put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")),
+            {"sitemap.xml", "sitemap-5.xml"},
+        ),
+        (
+            23,
+            put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")),
+            {"sitemap.xml", "sitemap-3.xml"},
+        ),
+        (23, EpisodeRemoved(parse_source_key("episodes/daily/e22.json")), {"sitemap.xml"}),
+    ],
+)
+def test_a_publish_writes_the_head_s_part_and_only_the_frozen_parts_that_change(count, change, rewritten):
+    # Given a show with frozen pages
+    before = daily_catalog(count)
+
+    # When one change is folded in
+    update = fold(before, [change], FROZEN)
+    plan = show_plan(update.after, update.refresh, FROZEN, {})
+
+    # Then it writes the first part and, of the frozen pages' parts, exactly those whose bytes change,
+    # as a from-scratch render writes them
+    written = {item.key: item.body for item in plan.puts if "/sitemap" in item.key}
+    old, new = parts_of(before), parts_of(update.after)
+    assert {key.removeprefix("daily/") for key in written} == rewritten
+    assert {key for key in new if old.get(key) != new[key]} <= written.keys()
+    assert all(new[key] == body for key, body in written.items())
 
 
 def test_an_index_written_under_another_site_url_still_gives_each_show_its_parts():

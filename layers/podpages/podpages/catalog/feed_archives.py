@@ -5,6 +5,11 @@ fixed size, oldest first, and only full pages: a page, once full, changes only w
 episodes does (or one before it is inserted or removed), so apps and caches may keep it for long.
 The newest episodes, which fill no page yet, are all in `feed.xml`, since a page is never larger than
 the feed. A show with fewer episodes than a page has no archives, and its feed links to none.
+
+An archive page none of whose episodes is in the feed any more is *frozen*: a new newest episode
+never touches it. A show's sitemap and its nearby index are cut along the same pages, so that a
+publish rewrites the part of them that the newest episodes fill, and a frozen page's part only when
+that page changes.
 """
 
 from podpages.catalog.model import Catalog, CatalogEntry
@@ -27,3 +32,11 @@ def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[C
     """The episodes of archive page `page` (from 1), oldest first."""
     size = archive_size(feed_max_items)
     return catalog.episodes[(page - 1) * size : page * size]
+
+
+def frozen_pages(count: int, feed_max_items: int) -> int:
+    """How many of the first archive pages of a show of `count` episodes hold none of the feed's
+    newest `feed_max_items`. A feed of every episode (0) leaves none frozen."""
+    if not feed_max_items:
+        return 0
+    return max(0, count - feed_max_items) // archive_size(feed_max_items)

@@ -173,7 +173,7 @@ class Catalog(BaseModel):
         return [] if position is None else nearby(self.episodes, position, count)
 
     def newest(self, count: int) -> list[CatalogEntry]:
-        return list(self.episodes[::-1][:count]) if count else list(self.episodes[::-1])
+        return list(reversed(self.episodes[-count:] if count else self.episodes))
 
     @cached_property
     def _by_year(self) -> dict[int, list[CatalogEntry]]:

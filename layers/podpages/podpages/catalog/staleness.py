@@ -7,9 +7,9 @@ show's feed, page and sitemap parts. That keeps its cost flat however large the 
 
 from dataclasses import dataclass, field
 
-from podpages.catalog.feed_archives import archive_entries, archive_pages
+from podpages.catalog.feed_archives import archive_entries, archive_pages, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.sitemap_parts import head_parts, sitemap_parts
 from podpages.contract.source_keys import Kind, SourceKey
 
 
@@ -34,6 +34,7 @@ class Refresh:
     sitemap_parts: int = 0
     archives: set[int] = field(default_factory=set)  # with listings: the feed's archive pages to write
     archive_pages: int = 0  # with listings: the most archive pages the site may hold, likewise
+    frozen: set[int] = field(default_factory=set)  # with listings: the frozen pages whose sitemap part to write
 
     def __ior__(self, other: "Refresh") -> "Refresh":
         self.episodes |= other.episodes
@@ -44,6 +45,7 @@ class Refresh:
         self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
         self.archives |= other.archives
         self.archive_pages = max(self.archive_pages, other.archive_pages)
+        self.frozen |= other.frozen
         return self
 
     def __bool__(self) -> bool:
@@ -72,9 +74,10 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         transcripts={slug: update for slug, update in transcripts.items() if update.source},
         chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
         listings=not catalog.is_empty,
-        sitemap_parts=sitemap_parts(catalog),
+        sitemap_parts=sitemap_parts(catalog, feed_max_items),
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
         archive_pages=archive_pages(catalog, feed_max_items),
+        frozen=_all_frozen(catalog, feed_max_items),
     )
 
 
@@ -94,15 +97,16 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
     return Refresh(
         years=set(catalog.years()),
         listings=True,
-        sitemap_parts=max(1, sitemap_parts(catalog)),
+        sitemap_parts=max(1, sitemap_parts(catalog, feed_max_items)),
         archives=set(range(1, pages + 1)),
         archive_pages=pages,
+        frozen=_all_frozen(catalog, feed_max_items),
     )
 
 
 def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
-    parts = max(sitemap_parts(old), sitemap_parts(new))
+    parts = max(sitemap_parts(old, feed_max_items), sitemap_parts(new, feed_max_items))
     pages = max(archive_pages(old, feed_max_items), archive_pages(new, feed_max_items))
     changed = {
         slug
@@ -119,6 +123,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
             sitemap_parts=parts,
             archives=set(range(1, archive_pages(new, feed_max_items) + 1)),
             archive_pages=pages,
+            frozen=_all_frozen(new, feed_max_items),
         )
     stale_pages = set(changed)
     for slug in changed:
@@ -129,14 +134,16 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
                 if _page_differs(old, new, candidate, nearby_count)
             }
     years = {entry.published.year for slug in changed for catalog in (old, new) if (entry := catalog.entry(slug))}
+    archives = _archives_stale(old, new, feed_max_items) if changed else set()
     return Refresh(
         episodes=stale_pages,
         years=years,
         chapters=chapters,
         listings=bool(changed),
         sitemap_parts=parts,
-        archives=_archives_stale(old, new, feed_max_items) if changed else set(),
+        archives=archives,
         archive_pages=pages,
+        frozen=_frozen_stale(old, new, archives, feed_max_items) if changed else set(),
     )
 
 
@@ -168,6 +175,20 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
             )
         )
     }
+
+
+def _all_frozen(catalog: Catalog, feed_max_items: int) -> set[int]:
+    return set(range(1, frozen_pages(len(catalog.episodes), feed_max_items) + 1))
+
+
+def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items: int) -> set[int]:
+    """The frozen pages of `new` whose sitemap part differs from the site of `old`: those whose archive
+    page does (its episodes, or whether they link a transcript page), and those newly frozen. When the
+    head's own parts grow or shrink in number, every frozen page's part moves to another file."""
+    if head_parts(old, feed_max_items) != head_parts(new, feed_max_items):
+        return _all_frozen(new, feed_max_items)
+    before, after = frozen_pages(len(old.episodes), feed_max_items), frozen_pages(len(new.episodes), feed_max_items)
+    return {page for page in archives if page <= after} | set(range(before + 1, after + 1))
 
 
 def _item_differs(old: Catalog, new: Catalog, before: CatalogEntry, after: CatalogEntry) -> bool:

@@ -50,7 +50,9 @@ def render_folder(
             listings = all_listings(catalog, settings.feed_max_items)
             written += sum(run(_write, [(show, listings), *((show, part(refresh, slugs)) for slugs in runs)]))
             say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
-    plan = site_plan({show: sitemap_parts(catalog) for show, catalog in source.catalogs.items()}, settings)
+    plan = site_plan(
+        {show: sitemap_parts(catalog, settings.feed_max_items) for show, catalog in source.catalogs.items()}, settings
+    )
     site.apply(plan.puts, plan.deletes)
     say(f"[{len(source.catalogs) + 1}/{len(source.catalogs) + 1}] site files: {len(plan.puts)} files")
     return source, written + len(plan.puts)

@@ -265,7 +265,7 @@ class Publisher:
         index write that failed. The index changes only over the version read before listing the
         catalogs, so two shows changing at once cannot drop each other from it.
         """
-        self.write_site_files(catalog.show, sitemap_parts(catalog))
+        self.write_site_files(catalog.show, sitemap_parts(catalog, self.settings.feed_max_items))
 
     def write_site_files(self, show: str | None = None, parts: int = 0) -> None:
         """Write the site's own files (the sitemap index, robots.txt, the default cover) over the

@@ -95,11 +95,11 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
             plan.deletes.append(site_paths.object_key(site_paths.show_home(show)))
         else:
             plan.puts.append(pages.show_page(catalog, settings))
-            plan.puts += sitemaps.show_sitemaps(catalog, settings)
+            plan.puts += sitemaps.show_sitemaps(catalog, settings, refresh.frozen)
         # Parts past the catalog's own are left from when the show was larger.
         plan.deletes += [
             site_paths.object_key(site_paths.show_sitemap(show, part))
-            for part in range(sitemap_parts(catalog) + 1, refresh.sitemap_parts + 1)
+            for part in range(sitemap_parts(catalog, settings.feed_max_items) + 1, refresh.sitemap_parts + 1)
         ]
     return plan
 

@@ -1,5 +1,5 @@
-"""Sitemaps for crawlers: each show's, in parts of at most MAX_SITEMAP_URLS, an index of every
-part, and robots.txt pointing at the index.
+"""Sitemaps for crawlers: each show's, in parts (`catalog.sitemap_parts`), an index of every part,
+and robots.txt pointing at the index.
 
 `lastmod` comes from the episodes' `published` times, never from the clock.
 """
@@ -12,6 +12,7 @@ from xml.etree import ElementTree
 
 from podpages import site_paths
 from podpages.catalog import sitemap_parts as parts
+from podpages.catalog.feed_archives import archive_entries, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
@@ -21,29 +22,44 @@ from podpages.templating import render
 SITEMAPS_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
-def show_sitemaps(catalog: Catalog, settings: Settings) -> list[SiteObject]:
-    """Every part of the show's sitemap, first to last."""
-    return [show_sitemap(catalog, settings, part) for part in range(1, parts.sitemap_parts(catalog) + 1)]
+def show_sitemaps(catalog: Catalog, settings: Settings, frozen: Iterable[int] | None = None) -> list[SiteObject]:
+    """The show's sitemap parts, first to last: those of its head, and those of its `frozen` pages
+    (`catalog.feed_archives`), or of every one."""
+    head = parts.head_parts(catalog, settings.feed_max_items)
+    if frozen is None:
+        frozen = range(1, frozen_pages(len(catalog.episodes), settings.feed_max_items) + 1)
+    return [
+        show_sitemap(catalog, settings, part) for part in [*range(1, head + 1), *(head + n for n in sorted(frozen))]
+    ]
 
 
 def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObject:
-    """One part: the show's URLs, in their stable order, cut into runs of MAX_SITEMAP_URLS."""
-    start = (part - 1) * parts.MAX_SITEMAP_URLS
-    text = render(
-        "sitemap.xml", site_url=settings.site_url, urls=_urls(catalog)[start : start + parts.MAX_SITEMAP_URLS]
-    )
+    """One part: the show page, its archives and its head, in their stable order and cut into runs of
+    MAX_SITEMAP_URLS; or, past those, the episodes of one frozen page."""
+    head = parts.head_parts(catalog, settings.feed_max_items)
+    if part > head:
+        episodes = reversed(archive_entries(catalog, part - head, settings.feed_max_items))
+        urls = [(path, entry.published) for entry in episodes for path in _pages(catalog, entry)]
+    else:
+        start = (part - 1) * parts.MAX_SITEMAP_URLS
+        urls = _head_urls(catalog, settings.feed_max_items)[start : start + parts.MAX_SITEMAP_URLS]
+    text = render("sitemap.xml", site_url=settings.site_url, urls=urls)
     return site_objects.sitemap(site_paths.show_sitemap(catalog.show, part), text)
 
 
-def _urls(catalog: Catalog) -> list[tuple[str, datetime | None]]:
-    """The show page, its year archives and its episodes, each followed by its transcript page if it
-    has one, each with the moment it last changed."""
+def _head_urls(catalog: Catalog, feed_max_items: int) -> list[tuple[str, datetime | None]]:
+    """The show page, its year archives and its head's episodes, each followed by its transcript page
+    if it has one, each with the moment it last changed."""
     show = catalog.show
-    episodes = catalog.newest(0)
+    newest = catalog.newest(1)
     return [
-        (site_paths.show_home(show), episodes[0].published if episodes else None),
+        (site_paths.show_home(show), newest[0].published if newest else None),
         *((site_paths.archive(show, year), catalog.in_year(year)[0].published) for year in catalog.years()),
-        *((path, entry.published) for entry in episodes for path in _pages(catalog, entry)),
+        *(
+            (path, entry.published)
+            for entry in reversed(parts.head(catalog, feed_max_items))
+            for path in _pages(catalog, entry)
+        ),
     ]
 
 

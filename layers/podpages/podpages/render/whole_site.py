@@ -22,4 +22,9 @@ def render_site(
     what each upload that has a transcript says: a JSON's text, or a companion's cues."""
     for show, catalog in sorted(catalogs.items()):
         yield show, show_plan(catalog, everything(catalog, settings.feed_max_items), settings, transcripts)
-    yield SITE, site_plan({show: sitemap_parts(catalog) for show, catalog in catalogs.items()}, settings)
+    yield (
+        SITE,
+        site_plan(
+            {show: sitemap_parts(catalog, settings.feed_max_items) for show, catalog in catalogs.items()}, settings
+        ),
+    )
