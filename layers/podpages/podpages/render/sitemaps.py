@@ -37,6 +37,7 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
     """One part: the show page, its archives and its head, in their stable order and cut into runs of
     MAX_SITEMAP_URLS; or, past those, the episodes of one frozen page."""
     head = parts.head_parts(catalog, settings.feed_max_items)
+    urls: list[tuple[str, datetime | None]]
     if part > head:
         episodes = reversed(archive_entries(catalog, part - head, settings.feed_max_items))
         urls = [(path, entry.published) for entry in episodes for path in _pages(catalog, entry)]
