@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
 from podpages.catalog.model import Catalog
+from podpages.catalog.nearby_index import nearby_index, nearby_part, nearby_parts, part_digest
 from podpages.cli.source_folder import read_source_folder
 from podpages.contract.documents import parse_episode, parse_show
 from podpages.contract.source_keys import parse_source_key
@@ -66,3 +67,21 @@ def daily_catalog(
 def indexed(catalog: Catalog) -> CatalogIndex:
     """The catalog as the nearby API reads it: from the JSON the render function commits."""
     return CatalogIndex.from_json(catalog.model_dump_json().encode())
+
+
+def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, dict[str, bytes]]:
+    """The show's nearby index as the render function stores it, and its parts by digest."""
+    parts = [nearby_part(catalog, page, feed_max_items) for page in range(1, nearby_parts(catalog, feed_max_items) + 1)]
+    digests = [part_digest(part) for part in parts]
+    return nearby_index(catalog, feed_max_items, digests), dict(zip(digests, parts, strict=True))
+
+
+def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: int) -> tuple[CatalogIndex, list[int]]:
+    """The index read as the nearby function reads it for one listing, and the pages whose parts it read."""
+    read = CatalogIndex.from_nearby_json(index)
+    pages = []
+    while wanted := read.wanted(slug, count):
+        for page, digest in wanted:
+            read.add(digest, parts[digest])
+            pages.append(page)
+    return read, pages

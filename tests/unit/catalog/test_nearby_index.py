@@ -1,16 +1,50 @@
 """The nearby index: what the nearby API reads instead of the catalog. It answers exactly as the
-catalog would, in a fraction of its bytes."""
+catalog would, in a fraction of its bytes, and past the feed's newest episodes in parts, one for each
+frozen page, of which a listing reads only those it needs."""
 
 import json
 
-from podpages.catalog.nearby_index import nearby_index
-from podpages.nearby.index import CatalogIndex
-from support.catalogs import daily_catalog, episode_document, example_folder, indexed, put_episode
+import pytest
+
+from podpages.catalog.feed_archives import frozen_pages
+from support.catalogs import (
+    SETTINGS,
+    daily_catalog,
+    episode_document,
+    example_folder,
+    indexed,
+    put_episode,
+    read_for_listing,
+    stored_nearby_index,
+)
 
 
-def test_it_indexes_every_example_show_as_its_catalog_does():
-    for catalog in example_folder().catalogs.values():
-        assert CatalogIndex.from_nearby_json(nearby_index(catalog)) == indexed(catalog), catalog.show
+def listed(index, slug: str, count: int) -> list[tuple]:
+    return [(item.slug, item.title, item.published, item.duration) for item in index.nearby(slug, count)]
+
+
+@pytest.mark.parametrize("feed_max_items", [SETTINGS.feed_max_items, 5, 1])
+def test_every_listing_of_every_example_show_reads_back_as_its_catalog_has_it(feed_max_items):
+    for catalog in [*example_folder().catalogs.values(), daily_catalog(47)]:
+        index, parts = stored_nearby_index(catalog, feed_max_items)
+        for entry in catalog.episodes:
+            for count in (1, 8, 50):
+                read, _pages = read_for_listing(index, parts, entry.slug, count)
+                assert listed(read, entry.slug, count) == listed(indexed(catalog), entry.slug, count), entry.slug
+
+
+def test_a_listing_reads_the_parts_of_its_own_page_and_of_its_neighbours_pages_alone():
+    # Given 47 episodes in frozen pages of 5 (8 of them) and a head of 7
+    catalog = daily_catalog(47)
+    assert frozen_pages(47, 5) == 8
+    index, parts = stored_nearby_index(catalog, 5)
+
+    # Then a listing whose episodes are all in the head reads no part, and one in page 4 reads the
+    # parts of the pages its episodes are on, no more
+    assert read_for_listing(index, parts, "e47", 6)[1] == []
+    assert read_for_listing(index, parts, "e47", 8)[1] == [8]
+    assert sorted(read_for_listing(index, parts, "e18", 8)[1]) == [3, 4, 5]
+    assert read_for_listing(index, parts, "e18", 1)[1] == [4]
 
 
 def test_fractional_durations_and_shows_without_a_document_read_back_as_the_catalog_has_them():
@@ -18,9 +52,9 @@ def test_fractional_durations_and_shows_without_a_document_read_back_as_the_cata
         put_episode("daily", "long", episode_document("Long", duration="PT1H30M0.5S")), 1500
     )
 
-    from_index = CatalogIndex.from_nearby_json(nearby_index(catalog))
+    from_index, _pages = read_for_listing(*stored_nearby_index(catalog, SETTINGS.feed_max_items), "long", 8)
 
-    assert from_index == indexed(catalog)
+    assert from_index.rows == indexed(catalog).rows
     assert from_index.episode("long").duration == "PT1H30M0.5S" and from_index.episode("long").duration_seconds == 5400
     assert from_index.show_title == "daily"
 
@@ -28,8 +62,19 @@ def test_fractional_durations_and_shows_without_a_document_read_back_as_the_cata
 def test_it_holds_four_fields_an_episode_and_stays_small():
     catalog = daily_catalog(500)
 
-    body = nearby_index(catalog)
+    body, _parts = stored_nearby_index(catalog, SETTINGS.feed_max_items)
 
     assert json.loads(body)["episodes"][0] == ["e01", "Episode 1", "2025-12-21T09:00:00Z", 245]
     assert len(body) < len(catalog.model_dump_json()) / 5
     assert len(body) / 500 < 60  # bytes an episode, with a short slug and title
+
+
+def test_past_the_feed_it_holds_six_hex_digits_an_episode():
+    # Given 1,047 episodes with a feed of 100: 9 frozen pages of 100 and a head of 147
+    catalog = daily_catalog(1047)
+
+    body, parts = stored_nearby_index(catalog, 100)
+
+    stored = json.loads(body)
+    assert len(stored["episodes"]) == 147 and len(parts) == 9
+    assert [len(hashes) for hashes, _digest in stored["pages"]] == [600] * 9

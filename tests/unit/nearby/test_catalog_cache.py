@@ -5,10 +5,9 @@ in-process S3."""
 
 import pytest
 
-from podpages.catalog.nearby_index import nearby_index
 from podpages.errors import UnknownShow
 from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
-from support.catalogs import daily_catalog, indexed
+from support.catalogs import SETTINGS, daily_catalog, episode_document, indexed, put_episode, stored_nearby_index
 from support.clock import Clock
 
 
@@ -28,10 +27,16 @@ def clock():
     return Clock()
 
 
-def store(source, catalog, etag=None) -> None:
+def store(source, catalog, etag=None, feed_max_items=SETTINGS.feed_max_items) -> None:
     """The show's catalog and nearby index, as a publish leaves them."""
     source.write_catalog(catalog, etag)
-    source.write_nearby_index(catalog.show, None if catalog.is_empty else nearby_index(catalog))
+    if catalog.is_empty:
+        source.write_nearby_index(catalog.show, None)
+        return
+    index, parts = stored_nearby_index(catalog, feed_max_items)
+    for page, (digest, body) in enumerate(parts.items(), 1):
+        source.write_nearby_part(catalog.show, page, digest, body)
+    source.write_nearby_index(catalog.show, index)
 
 
 def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
@@ -44,7 +49,7 @@ def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
 
     assert gets == [("catalog/daily.nearby.json", None)]
     assert again is first and same_revision == revision
-    assert first == indexed(daily_catalog(3))
+    assert first.rows == indexed(daily_catalog(3)).rows
 
 
 def test_an_unchanged_catalog_is_revalidated_with_its_etag_and_kept(source, gets, clock):
@@ -158,4 +163,45 @@ def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source,
     index, _revision = cache.get("daily")
 
     assert gets == [("catalog/daily.nearby.json", None), ("catalog/daily.json", None)]
-    assert index == indexed(daily_catalog(3))
+    assert index.rows == indexed(daily_catalog(3)).rows
+
+
+def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, clock):
+    # Given 47 episodes in frozen pages of 5, and a head of 7
+    store(source, daily_catalog(47), feed_max_items=5)
+    cache = CatalogCache(source, clock=clock)
+
+    # When an episode of page 4 is listed twice, and then one of the head
+    index, _revision = cache.listing("daily", "e18", 8)
+    cache.listing("daily", "e18", 8)
+    cache.listing("daily", "e46", 2)
+
+    # Then the index was read, then the part of the episode's own page, then those of the pages its
+    # neighbours are on, once each
+    assert [key.split("-")[:2] for key, _etag in gets] == [
+        ["catalog/daily.nearby.json"],
+        ["catalog/daily/nearby", "4"],
+        ["catalog/daily/nearby", "3"],
+        ["catalog/daily/nearby", "5"],
+    ]
+    assert [item.slug for item in index.nearby("e18", 8)] == [item.slug for item in daily_catalog(47).nearby("e18", 8)]
+
+
+def test_a_part_replaced_since_the_index_was_read_sends_the_listing_to_the_newer_index(source, clock):
+    # Given a cache holding the index of a show with frozen pages
+    store(source, daily_catalog(47), feed_max_items=5)
+    cache = CatalogCache(source, clock=clock)
+    cache.get("daily")
+
+    # When a publish retitles an episode of page 2, replacing its part, before the index is revalidated
+    retitled = daily_catalog(47).apply(
+        put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")), 1500
+    )
+    source.delete_nearby_parts(
+        "daily", [(page, digest) for page, digest in enumerate(stored_nearby_index(daily_catalog(47), 5)[1], 1)]
+    )
+    store(source, retitled, source.read_catalog("daily").etag, feed_max_items=5)
+
+    # Then the listing that needs that part reads the newer index, and answers from it
+    index, _revision = cache.listing("daily", "e08", 2)
+    assert [item.title for item in index.nearby("e08", 2)] == ["Episode 9", "Retitled"]

@@ -11,10 +11,17 @@ def nearby[T](episodes: Sequence[T], index: int, count: int) -> list[T]:
     the episode and half from after it (the odd one from before); a short side is filled
     from the other.
     """
+    start, stop = nearby_span(len(episodes), index, count)
+    window = [*episodes[start:index], *episodes[index + 1 : stop]]
+    return window[::-1]
+
+
+def nearby_span(length: int, index: int, count: int) -> tuple[int, int]:
+    """Where the nearby episodes of the episode at `index`, of `length` in all, are drawn from:
+    the positions from the first to the one past the last, the episode's own among them."""
     available_before = index
-    available_after = len(episodes) - index - 1
+    available_after = length - index - 1
     after = min(count // 2, available_after)
     before = min(count - after, available_before)
     after = min(count - before, available_after)
-    window = [*episodes[index - before : index], *episodes[index + 1 : index + 1 + after]]
-    return window[::-1]
+    return index - before, index + after + 1

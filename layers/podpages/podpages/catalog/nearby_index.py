@@ -1,36 +1,77 @@
 """A show's nearby index: the little of its catalog that the nearby API serves (each episode's slug,
-title, publish time and duration, in publish order), stored at `catalog/<show>.nearby.json` beside
-the catalog. The nearby function reads it instead of the whole catalog, so its first request costs a
-small, bounded read however many fields each episode carries.
+title, publish time and duration, in publish order). The nearby function reads it instead of the
+whole catalog, so its first request costs a small, bounded read however many fields each episode
+carries, and however many episodes the show has.
+
+It is cut along the show's frozen pages (`feed_archives`). `catalog/<show>.nearby.json` holds the
+rows of the episodes after them, and for each frozen page the hashes of its slugs (`stored.slug_hash`)
+and the digest of its part, `catalog/<show>/nearby-<page>-<digest>.json`, which holds its rows. A part
+is named by its content, so a reader holding an older index never reads a newer part by mistake, and a
+publish writes a frozen page's part only when that page changes.
 
 It is written with the show's listings, before the feed: while the feed is current, so is the index.
 """
 
+import hashlib
 import json
+from collections.abc import Sequence
 
-from podpages.catalog.model import Catalog
-from podpages.catalog.stored import NEARBY_INDEX_VERSION
+from podpages.catalog.feed_archives import archive_entries, archive_size, frozen_pages
+from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.sitemap_parts import head
+from podpages.catalog.stored import NEARBY_INDEX_VERSION, StoredNearbyEpisode, slug_hash
 from podpages.durations import json_seconds
 from podpages.moments import rfc3339
 
+DIGEST_DIGITS = 16
 
-def nearby_index(catalog: Catalog) -> bytes:
-    """The index as stored: `[slug, title, published, seconds]` for each episode (published in RFC 3339
-    and UTC, as the API answers; the duration in seconds, from which the reader writes its ISO 8601
-    form), with no white space to spare."""
+
+def nearby_index(catalog: Catalog, feed_max_items: int, digests: Sequence[str]) -> bytes:
+    """The index as stored, given the digest of each frozen page's part: `[slug, title, published,
+    seconds]` for each episode of the head (published in RFC 3339 and UTC, as the API answers; the
+    duration in seconds, from which the reader writes its ISO 8601 form), with no white space to spare."""
     document = catalog.document
+    pages = [
+        ["".join(slug_hash(entry.slug) for entry in archive_entries(catalog, page, feed_max_items)), digest]
+        for page, digest in enumerate(digests, 1)
+    ]
     index = {
         "version": NEARBY_INDEX_VERSION,
         "show": catalog.show,
         "title": document.title if document else catalog.show,  # a show without its document is titled by its slug
-        "episodes": [
-            [
-                entry.slug,
-                entry.episode.title,
-                rfc3339(entry.published),
-                json_seconds(entry.episode.duration.total_seconds()),
-            ]
-            for entry in catalog.episodes
-        ],
+        "size": archive_size(feed_max_items),
+        "pages": pages,
+        "episodes": _rows(head(catalog, feed_max_items)),
     }
-    return json.dumps(index, ensure_ascii=False, separators=(",", ":")).encode()
+    return _dumps(index)
+
+
+def nearby_part(catalog: Catalog, page: int, feed_max_items: int) -> bytes:
+    """The part of frozen page `page`: its rows."""
+    rows = _rows(archive_entries(catalog, page, feed_max_items))
+    return _dumps({"version": NEARBY_INDEX_VERSION, "show": catalog.show, "page": page, "episodes": rows})
+
+
+def nearby_parts(catalog: Catalog, feed_max_items: int) -> int:
+    """How many parts the show's nearby index has: one for each frozen page."""
+    return frozen_pages(len(catalog.episodes), feed_max_items)
+
+
+def part_digest(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
+
+
+def _rows(entries: Sequence[CatalogEntry]) -> list[StoredNearbyEpisode]:
+    return [
+        (
+            entry.slug,
+            entry.episode.title,
+            rfc3339(entry.published),
+            json_seconds(entry.episode.duration.total_seconds()),
+        )
+        for entry in entries
+    ]
+
+
+def _dumps(document: object) -> bytes:
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()

@@ -5,13 +5,15 @@ the standard library alone, through `load_catalog`, so that the nearby function'
 never loads pydantic; a test holds the model's output to these types.
 """
 
+import hashlib
 import json
 from typing import Any, TypedDict
 
 from podpages.errors import PodpagesError
 
 CATALOG_VERSION = 1
-NEARBY_INDEX_VERSION = 1  # of `catalog/<show>.nearby.json` (catalog.nearby_index)
+NEARBY_INDEX_VERSION = 2  # of `catalog/<show>.nearby.json` and its parts (catalog.nearby_index)
+WHOLE_NEARBY_INDEX = 1  # a nearby index of every row in one object, as sites published before its parts have
 
 
 class StoredEpisode(TypedDict):
@@ -48,12 +50,47 @@ class StoredNearbyIndex(TypedDict):
     version: int
     show: str
     title: str
+    size: int  # episodes to a frozen page
+    pages: list[tuple[str, str]]  # each frozen page, oldest first: its slugs' hashes, its part's digest
+    episodes: list[StoredNearbyEpisode]  # the episodes after the frozen pages: the head
+
+
+class StoredNearbyPart(TypedDict):
+    version: int
+    show: str
+    page: int
     episodes: list[StoredNearbyEpisode]
 
 
+SLUG_HASH_DIGITS = 6
+
+
+def slug_hash(slug: str) -> str:
+    """Six hex digits of the slug's BLAKE2b. The nearby index keeps them for each frozen page, so that
+    the page that may hold a slug is found without reading the others; one in 16 million collides."""
+    return hashlib.blake2b(slug.encode(), digest_size=SLUG_HASH_DIGITS // 2).hexdigest()
+
+
+def holds_hash(hashes: str, wanted: str) -> bool:
+    """Whether `hashes`, slug hashes end to end, holds `wanted` at one of its own places."""
+    found = hashes.find(wanted)
+    while found != -1 and found % SLUG_HASH_DIGITS:
+        found = hashes.find(wanted, found + 1)
+    return found != -1
+
+
 def load_nearby_index(body: bytes) -> StoredNearbyIndex:
-    index: StoredNearbyIndex = _of_version(body, NEARBY_INDEX_VERSION, "nearby index")
+    """The index, with one written whole (version 1) read as an index of no frozen pages."""
+    stored = json.loads(body)
+    if stored.get("version") == WHOLE_NEARBY_INDEX:
+        stored |= {"version": NEARBY_INDEX_VERSION, "size": 0, "pages": []}
+    index: StoredNearbyIndex = _checked(stored, NEARBY_INDEX_VERSION, "nearby index")
     return index
+
+
+def load_nearby_part(body: bytes) -> StoredNearbyPart:
+    part: StoredNearbyPart = _of_version(body, NEARBY_INDEX_VERSION, "nearby index part")
+    return part
 
 
 def load_catalog(body: bytes) -> StoredCatalog:
@@ -63,7 +100,10 @@ def load_catalog(body: bytes) -> StoredCatalog:
 
 def _of_version(body: bytes, version: int, what: str) -> Any:
     """The stored JSON, if this podpages wrote it in the version it reads."""
-    stored = json.loads(body)
+    return _checked(json.loads(body), version, what)
+
+
+def _checked(stored: Any, version: int, what: str) -> Any:
     if stored.get("version") != version:
         found = stored.get("version")
         raise UnknownCatalogVersion(f"{what} of {stored.get('show')!r} has version {found!r}; this reads {version}")

@@ -46,8 +46,7 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
             event.headers.get("accept"),
             settings.nearby_count,
         )
-        index, revision = catalogs.get(request.show)
-        index.position(request.episode)  # an unknown episode is a 404, even to a conditional request
+        index, revision = catalogs.listing(request.show, request.episode, request.limit)
         etag = request.etag(revision, settings.site_url)
         headers = CORS | {"ETag": etag, "Cache-Control": LISTING_CACHE, "Vary": "Accept"}
         if _matches(event.headers.get("if-none-match"), etag):

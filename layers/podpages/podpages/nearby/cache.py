@@ -21,7 +21,12 @@ if TYPE_CHECKING:
 
 REVALIDATE_AFTER = 5.0  # seconds
 MAX_SHOWS = 64  # the catalogs held at once; the one read longest ago goes first
+MAX_PART_READS = 3  # times a listing reads the index again when a part it names is gone
 MAX_UNKNOWN_SHOWS = 1024  # the unknown shows remembered at once, a name and a time each; likewise
+
+
+class PartGone(Exception):
+    """A part of a show's nearby index, named by the index held, is no longer stored."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,27 @@ class CatalogCache:
             raise UnknownShow(show)
         return held.index, held.etag
 
+    def listing(self, show: str, slug: str, count: int) -> tuple["CatalogIndex", str]:
+        """The show's catalog, with the parts of its nearby index read that the listing of `count`
+        around `slug` needs, and its revision. A part that a newer index replaced since the one held
+        was read is gone: the index is then read again."""
+        for attempt in range(MAX_PART_READS):
+            index, revision = self.get(show)
+            try:
+                while wanted := index.wanted(slug, count):
+                    for page, digest in wanted:
+                        if (body := self.source.read_nearby_part(show, page, digest)) is None:
+                            raise PartGone(show)
+                        index.add(digest, body)
+            except PartGone:
+                if attempt == MAX_PART_READS - 1:
+                    raise
+                self._held.pop(show, None)
+                continue
+            index.position(slug)  # an unknown episode is a 404, even to a conditional request
+            return index, revision
+        raise AssertionError("unreachable")
+
     def _fresh(self, checked: float | None, now: float) -> bool:
         return checked is not None and now - checked < self.revalidate_after
 
@@ -91,6 +117,8 @@ class CatalogCache:
                 _remember(self._unknown, show, now, self.max_unknown_shows)
                 return None
             fresh = Held(read(stored.body), stored.etag, now)
+            if held:
+                fresh.index.keep(held.index)
         self._unknown.pop(show, None)
         _remember(self._held, show, fresh, self.max_shows)
         return fresh

@@ -6,11 +6,21 @@ not through the contract models, so the API's cold start stays light. The episod
 publish order, and a slug is found through a dictionary built once, when the index is read.
 """
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import overload
 
-from podpages.catalog.nearby import nearby
-from podpages.catalog.stored import StoredEntry, StoredNearbyEpisode, load_catalog, load_nearby_index
+from podpages.catalog.nearby import nearby, nearby_span
+from podpages.catalog.stored import (
+    StoredEntry,
+    StoredNearbyEpisode,
+    holds_hash,
+    load_catalog,
+    load_nearby_index,
+    load_nearby_part,
+    slug_hash,
+)
 from podpages.durations import iso_duration, json_seconds, parse_duration, total_seconds
 from podpages.errors import UnknownEpisode
 from podpages.moments import rfc3339
@@ -25,16 +35,37 @@ class IndexedEpisode:
     duration_seconds: int
 
 
+type Row = StoredNearbyEpisode  # slug, title, published, seconds
+
+
+@dataclass(frozen=True)
+class Part:
+    """A frozen page's rows, and where each slug's row is."""
+
+    rows: list[Row]
+    positions: dict[str, int]
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> "Part":
+        return cls(rows, {row[0]: position for position, row in enumerate(rows)})
+
+
 @dataclass(frozen=True)
 class CatalogIndex:
     """The show's episodes as the nearby index stores them, one row each, and where each slug sits.
     A row becomes an `IndexedEpisode` only when a listing names it, so a cold read costs a JSON parse
-    and one dictionary, not an object for each of the show's episodes."""
+    and one dictionary, not an object for each of the show's episodes.
+
+    The rows of the show's frozen pages are in parts, read only when a listing needs them: `wanted`
+    names those to read, `add` takes them in. Positions count from the show's oldest episode."""
 
     show: str
     show_title: str
-    rows: list[StoredNearbyEpisode]  # publish order, oldest first: slug, title, published, seconds
-    positions: dict[str, int]  # where each slug's row is
+    rows: list[Row]  # the head: the episodes after the frozen pages, in publish order, oldest first
+    positions: dict[str, int]  # where each slug's row is among them
+    size: int = 0  # episodes to a frozen page
+    pages: list[tuple[str, str]] = field(default_factory=list)  # each frozen page: its slugs' hashes, its digest
+    parts: dict[str, Part] = field(default_factory=dict, compare=False)  # the parts read so far, by digest
 
     @classmethod
     def from_json(cls, body: bytes) -> "CatalogIndex":
@@ -49,30 +80,102 @@ class CatalogIndex:
     def from_nearby_json(cls, body: bytes) -> "CatalogIndex":
         """From the show's nearby index."""
         index = load_nearby_index(body)
-        # JSON reads each row back as a list; as a tuple, it compares equal to the catalog's own.
-        rows = [(slug, title, published, seconds) for slug, title, published, seconds in index["episodes"]]
-        return cls._of(index["show"], index["title"], rows)
+        pages = [(hashes, digest) for hashes, digest in index["pages"]]
+        return cls._of(index["show"], index["title"], _tuples(index["episodes"]), index["size"], pages)
 
     @classmethod
-    def _of(cls, show: str, title: str, rows: list[StoredNearbyEpisode]) -> "CatalogIndex":
-        return cls(show, title, rows, {row[0]: position for position, row in enumerate(rows)})
+    def _of(
+        cls, show: str, title: str, rows: list[Row], size: int = 0, pages: list[tuple[str, str]] | None = None
+    ) -> "CatalogIndex":
+        return cls(show, title, rows, Part.of(rows).positions, size, pages or [])
+
+    @property
+    def offset(self) -> int:
+        """How many episodes the frozen pages hold, all older than the head's."""
+        return self.size * len(self.pages)
+
+    def keep(self, earlier: "CatalogIndex") -> None:
+        """Take over the parts an earlier index of the show had read that this one still names."""
+        named = {digest for _hashes, digest in self.pages}
+        self.parts.update((digest, part) for digest, part in earlier.parts.items() if digest in named)
+
+    def wanted(self, slug: str, count: int) -> list[tuple[int, str]]:
+        """The parts, by page and digest, to read before the listing of `count` around `slug` can be
+        given: first those of the pages that may hold it, then those of the pages its neighbours are on."""
+        if slug not in self.positions:
+            wanted = slug_hash(slug)
+            candidates = [
+                (page, digest)
+                for page, (hashes, digest) in enumerate(self.pages, 1)
+                if digest not in self.parts and holds_hash(hashes, wanted)
+            ]
+            if candidates:
+                return candidates
+        position = self._position(slug)
+        if position is None:
+            return []
+        start, stop = nearby_span(len(_Rows(self)), position, count)
+        pages = range(start // self.size, (min(stop, self.offset) - 1) // self.size + 1) if start < self.offset else ()
+        return [(page + 1, self.pages[page][1]) for page in pages if self.pages[page][1] not in self.parts]
+
+    def add(self, digest: str, body: bytes) -> None:
+        """A part, as read from S3."""
+        self.parts[digest] = Part.of(_tuples(load_nearby_part(body)["episodes"]))
 
     @property
     def episodes(self) -> list[IndexedEpisode]:
         """Every episode, in publish order: all rows at once, for a reader that wants them all."""
-        return [_episode(*row) for row in self.rows]
+        return [_episode(*row) for row in _Rows(self)]
+
+    def _position(self, slug: str) -> int | None:
+        if (position := self.positions.get(slug)) is not None:
+            return self.offset + position
+        for page, (_hashes, digest) in enumerate(self.pages):
+            if (part := self.parts.get(digest)) and (position := part.positions.get(slug)) is not None:
+                return page * self.size + position
+        return None
 
     def position(self, slug: str) -> int:
-        if (position := self.positions.get(slug)) is None:
+        if (position := self._position(slug)) is None:
             raise UnknownEpisode(self.show, slug)
         return position
 
+    def row(self, position: int) -> Row:
+        if position >= self.offset:
+            return self.rows[position - self.offset]
+        page, place = divmod(position, self.size)
+        return self.parts[self.pages[page][1]].rows[place]
+
     def episode(self, slug: str) -> IndexedEpisode:
-        return _episode(*self.rows[self.position(slug)])
+        return _episode(*self.row(self.position(slug)))
 
     def nearby(self, slug: str, count: int) -> list[IndexedEpisode]:
         """The episode's nearby episodes, by the same rule the episode pages use."""
-        return [_episode(*row) for row in nearby(self.rows, self.position(slug), count)]
+        return [_episode(*row) for row in nearby(_Rows(self), self.position(slug), count)]
+
+
+class _Rows(Sequence[Row]):
+    """The index's rows by position, the frozen pages' from the parts read."""
+
+    def __init__(self, index: CatalogIndex):
+        self.catalog = index
+
+    def __len__(self) -> int:
+        return self.catalog.offset + len(self.catalog.rows)
+
+    @overload
+    def __getitem__(self, position: int) -> Row: ...
+    @overload
+    def __getitem__(self, position: slice) -> list[Row]: ...
+    def __getitem__(self, position: int | slice) -> Row | list[Row]:
+        if isinstance(position, slice):
+            return [self.catalog.row(at) for at in range(*position.indices(len(self)))]
+        return self.catalog.row(position)
+
+
+def _tuples(rows: list[Row]) -> list[Row]:
+    # JSON reads each row back as a list; as a tuple, it compares equal to the catalog's own.
+    return [(slug, title, published, seconds) for slug, title, published, seconds in rows]
 
 
 def _row(entry: StoredEntry) -> StoredNearbyEpisode:

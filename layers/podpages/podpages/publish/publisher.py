@@ -17,9 +17,10 @@ from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_index
+from podpages.catalog.nearby_index import nearby_index, nearby_part, nearby_parts, part_digest
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
+from podpages.catalog.stored import load_nearby_index
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
@@ -200,13 +201,36 @@ class Publisher:
         feed goes last: while it is current, so are the others, which is what `relist_if_behind`
         relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.source.write_nearby_index(catalog.show, None if catalog.is_empty else nearby_index(catalog))
+        self.write_nearby_index(catalog, refresh)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         if plan.puts:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
         self.write(plan)
+
+    def write_nearby_index(self, catalog: Catalog, refresh: Refresh) -> None:
+        """The show's nearby index (`catalog.nearby_index`): the parts of the frozen pages that
+        `refresh` names, or that the stored index does not have, then the index naming every part,
+        then the parts it no longer names. None at all once the show publishes nothing."""
+        show, feed_max_items = catalog.show, self.settings.feed_max_items
+        stored = self.source.read_nearby_index(show)
+        before = [digest for _hashes, digest in load_nearby_index(stored.body)["pages"]] if stored else []
+        if catalog.is_empty:
+            self.source.write_nearby_index(show, None)
+            self.source.delete_nearby_parts(show, enumerate(before, 1))
+            return
+        digests = before[: nearby_parts(catalog, feed_max_items)]
+        for page in range(1, nearby_parts(catalog, feed_max_items) + 1):
+            if page in refresh.frozen or page > len(digests):
+                body = nearby_part(catalog, page, feed_max_items)
+                digest = part_digest(body)
+                if digests[page - 1 : page] != [digest]:
+                    self.source.write_nearby_part(show, page, digest, body)
+                digests[page - 1 :] = [digest, *digests[page:]]
+        self.source.write_nearby_index(show, nearby_index(catalog, feed_max_items, digests))
+        if gone := set(enumerate(before, 1)) - set(enumerate(digests, 1)):
+            self.source.delete_nearby_parts(show, gone)
 
     def relist_if_behind(self, catalog: Catalog) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its

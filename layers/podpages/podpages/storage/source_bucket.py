@@ -1,5 +1,6 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,21 @@ class SourceBucket:
         else:
             self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
 
+    def write_nearby_part(self, show: str, page: int, digest: str, body: bytes) -> None:
+        """A frozen page's part of the show's nearby index, named by its digest: written before the
+        index that names it."""
+        key = nearby_part_key(show, page, digest)
+        self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
+
+    def read_nearby_part(self, show: str, page: int, digest: str) -> bytes | None:
+        """A part of the show's nearby index, or None once a newer index no longer names it."""
+        stored = read_stored(self.client, self.name, nearby_part_key(show, page, digest))
+        return None if stored is None else stored.body
+
+    def delete_nearby_parts(self, show: str, parts: Iterable[tuple[int, str]]) -> None:
+        """The parts, by page and digest, that the show's nearby index no longer names."""
+        self._delete(sorted(nearby_part_key(show, page, digest) for page, digest in parts))
+
     def write_error_report(self, report: ErrorReport) -> None:
         self.client.put_object(
             Bucket=self.name,
@@ -132,9 +148,11 @@ class SourceBucket:
 
     def delete_error_reports(self, keys: list[str]) -> None:
         """Clear the reports of uploads that have since been accepted, in as few requests as S3 allows."""
-        report_keys = sorted({error_report_key(key) for key in keys})
-        for start in range(0, len(report_keys), DELETE_BATCH):
-            objects = [{"Key": key} for key in report_keys[start : start + DELETE_BATCH]]
+        self._delete(sorted({error_report_key(key) for key in keys}))
+
+    def _delete(self, keys: list[str]) -> None:
+        for start in range(0, len(keys), DELETE_BATCH):
+            objects = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
             self.client.delete_objects(Bucket=self.name, Delete={"Objects": objects, "Quiet": True})
 
     def _list(self, prefix: str) -> list[tuple[str, datetime]]:
@@ -152,6 +170,10 @@ def catalog_key(show: str) -> str:
 
 def nearby_index_key(show: str) -> str:
     return f"{CATALOG_PREFIX}{show}.nearby.json"
+
+
+def nearby_part_key(show: str, page: int, digest: str) -> str:
+    return f"{CATALOG_PREFIX}{show}/nearby-{page}-{digest}.json"
 
 
 def lease_key(show: str) -> str:
