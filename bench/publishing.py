@@ -18,11 +18,13 @@ from synthetic import episode_document, write_catalogue
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.staleness import all_listings
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
+from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
 from podpages.settings import Settings
 from podpages.storage.site_bucket import SiteBucket
@@ -82,7 +84,11 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     stack.reset()
-    stack.source.write_catalog(catalog, None)
+    # The show as its last publish left it: its catalog cut into an index and frozen pages, and its
+    # nearby index into parts.
+    publisher = Publisher(stack.source, stack.site, settings)
+    publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
+    publisher.write_nearby_index(catalog, all_listings(catalog, settings.feed_max_items))
     plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from podpages.catalog.model import Catalog
 from podpages.cli.source_folder import read_source_folder
 from podpages.local.recorder import Recorder, endpoints_of
 from podpages.local.resources import create_resources
+from podpages.publish.catalog_store import read_catalog
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
+from podpages.storage.source_bucket import SourceBucket
 from support.clock import Clock
 from support.cloudformation import ResponseUrl
 from support.events import function_environment
@@ -84,8 +87,19 @@ class Stack:
         }
 
     def catalog_keys(self) -> set[str]:
-        """The shows' catalogs in the source bucket, without the nearby indexes beside them."""
-        return {key for key in self.keys(self.source, "catalog/") if not key.endswith(".nearby.json")}
+        """The shows' catalogs (their indexes) in the source bucket, without the nearby indexes beside
+        them or the pages and parts in each show's folder."""
+        return {
+            key
+            for key in self.keys(self.source, "catalog/")
+            if not key.endswith(".nearby.json") and "/" not in key.removeprefix("catalog/")
+        }
+
+    def catalogs(self) -> dict[str, Catalog]:
+        """Every show's whole catalog, as the render function reads it."""
+        source = SourceBucket(self.s3, self.source)
+        shows = [key.removeprefix("catalog/").removesuffix(".json") for key in self.catalog_keys()]
+        return {show: read_catalog(source, show).catalog for show in shows}
 
     def read(self, bucket: str, key: str) -> bytes:
         return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()

@@ -5,14 +5,18 @@ exactly the parts its nearby index names, and the nearby API answering what each
 
 import dataclasses
 import json
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from lxml import html
 
 from podpages.catalog.stored import load_nearby_index
+from podpages.local import template
 from podpages.nearby.cache import REVALIDATE_AFTER
 from support.catalogs import episode_document
-from support.events import nearby_request
+from support.events import load_event, nearby_request
+from support.lambda_context import LambdaContext
+from support.queue import deliver
 
 
 @pytest.fixture
@@ -24,9 +28,19 @@ def paged(stack, render_function, nearby, monkeypatch):
     return stack
 
 
+def work_through_rebuilds(stack):
+    batch_size = int(template.queue_events("RenderFunction")["RebuildQueue"]["BatchSize"])
+    return deliver(stack.sqs, stack.rebuild_queue_url, stack.handler, batch_size)
+
+
+def deploy_event(url: str) -> dict:
+    return load_event("cfn-update-site-rebuild.json") | {"ResponseURL": url}
+
+
 def publish(stack, days: range, title: str = "Day") -> None:
     for day in days:
-        document = episode_document(f"{title} {day}", f"2026-01-{day:02d}T09:00:00Z")
+        published = (datetime(2025, 12, 31, 9, tzinfo=UTC) + timedelta(days=10 * day)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        document = episode_document(f"{title} {day}", published)
         stack.upload(f"episodes/daily/day-{day:02d}.json", json.dumps(document))
     stack.deliver()
 
@@ -40,6 +54,15 @@ def named_parts(stack) -> set[str]:
     return {f"catalog/daily/nearby-{page}-{digest}.json" for page, (_hashes, digest) in enumerate(index["pages"], 1)}
 
 
+def catalog_pages(stack) -> set[str]:
+    return {key for key in stack.keys(stack.source, "catalog/daily/") if "/page-" in key}
+
+
+def named_pages(stack) -> set[str]:
+    index = json.loads(stack.read(stack.source, "catalog/daily.json"))
+    return {f"catalog/daily/page-{number}-{page['digest']}.json" for number, page in enumerate(index["pages"], 1)}
+
+
 def nearby_links(page: bytes) -> list[tuple[str, str]]:
     links = html.fromstring(page).xpath("//section[@aria-labelledby='nearby']//a")
     return [(link.get("href"), link.text_content()) for link in links]
@@ -50,6 +73,7 @@ def check(stack, nearby, folder) -> None:
     no others, and the nearby API lists for every episode what its page lists."""
     assert stack.site_objects() == stack.from_scratch(folder)
     assert nearby_parts(stack) == named_parts(stack)
+    assert catalog_pages(stack) == named_pages(stack)
     nearby.clock.now += REVALIDATE_AFTER
     for key in sorted(stack.keys(stack.site, "daily/day-")):
         if key.endswith("/index.html"):
@@ -60,8 +84,8 @@ def check(stack, nearby, folder) -> None:
 
 
 def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
-    # Given 23 episodes: frozen pages 1 to 3 of 5 episodes, and a head of 8
-    publish(paged, range(1, 24))
+    # Given 38 episodes: frozen pages 1 to 3 of 5 episodes, and a head of the 23 newest
+    publish(paged, range(1, 39))
     assert len(named_parts(paged)) == 3
     assert {key for key in paged.keys(paged.site, "daily/") if "sitemap" in key} == {
         "daily/sitemap.xml",
@@ -73,11 +97,12 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
 
     # When two new episodes freeze a fourth page
     parts = nearby_parts(paged)
-    publish(paged, range(24, 26))
+    publish(paged, range(39, 41))
 
-    # Then its part is added and the other parts are left as they were
+    # Then its part and its catalog page are added, and the others left as they were
     assert nearby_parts(paged) - parts == {key for key in named_parts(paged) if "/nearby-4-" in key}
     assert parts <= nearby_parts(paged)
+    assert len(named_pages(paged)) == 4
     check(paged, nearby, tmp_path / "grown")
 
     # When an episode of frozen page 2 is retitled
@@ -86,11 +111,12 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
 
     # Then that page's part alone is replaced, the one it replaced gone
     assert {key.split("-")[1] for key in parts ^ nearby_parts(paged)} == {"2"}
+    assert len(named_pages(paged)) == 4
     check(paged, nearby, tmp_path / "edited")
 
     # When an episode of frozen page 1 and the newest are removed, shifting every page after it
     paged.remove("episodes/daily/day-02.json")
-    paged.remove("episodes/daily/day-25.json")
+    paged.remove("episodes/daily/day-40.json")
     paged.deliver()
 
     # Then the fourth page is no longer frozen, and its part is gone with the others replaced
@@ -102,7 +128,7 @@ def test_a_whole_index_left_by_an_earlier_podpages_is_answered_from_then_cut_by_
     paged, nearby, tmp_path
 ):
     # Given a show whose nearby index an earlier podpages wrote whole, every row in one object
-    publish(paged, range(1, 24))
+    publish(paged, range(1, 39))
     stored = json.loads(paged.read(paged.source, "catalog/daily.nearby.json"))
     parts = sorted(named_parts(paged))
     rows = [row for part in parts for row in json.loads(paged.read(paged.source, part))["episodes"]]
@@ -117,6 +143,44 @@ def test_a_whole_index_left_by_an_earlier_podpages_is_answered_from_then_cut_by_
     assert [item["slug"] for item in listing["items"]] == ["day-04", "day-02"]
 
     # When the next episode is published, the index is cut into its parts again
-    publish(paged, range(24, 25))
+    publish(paged, range(39, 40))
     assert len(named_parts(paged)) == 3
+    check(paged, nearby, tmp_path)
+
+
+def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_calls, tmp_path):
+    # Given 38 episodes ten days apart, three frozen pages of them, all of 2026
+    publish(paged, range(1, 39))
+    s3_calls.clear()
+
+    # When the next is published, in 2027
+    publish(paged, range(39, 40))
+
+    # Then no frozen page of the catalog, nor part of the nearby index, was read or written
+    touched = [key for _operation, key in s3_calls if key.startswith("catalog/daily/")]
+    assert touched == []
+    check(paged, nearby, tmp_path)
+
+
+def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path
+):
+    # Given a show as an earlier podpages stored it: its whole catalog in one object, no pages
+    publish(paged, range(1, 39))
+    whole = paged.catalogs()["daily"]
+    before = paged.site_objects()
+    paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.json", Body=whole.model_dump_json().encode())
+    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in catalog_pages(paged)]})
+    assert paged.catalogs()["daily"] == whole
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(paged).failed == []
+
+    # Then the catalog is an index beside its 3 frozen pages, holding what it held, and the site is
+    # what it was, and what a from-scratch render builds
+    assert json.loads(paged.read(paged.source, "catalog/daily.json"))["version"] == 2
+    assert len(named_pages(paged)) == 3
+    assert paged.catalogs()["daily"] == whole
+    assert paged.site_objects() == before
     check(paged, nearby, tmp_path)

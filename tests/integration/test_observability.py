@@ -101,11 +101,11 @@ def test_a_lost_catalog_race_is_counted(stack, capsys, monkeypatch):
     commit = SourceBucket.write_catalog
     lost = []
 
-    def lose_the_first(self, catalog, etag):
+    def lose_the_first(self, show, body, etag):
         if not lost:
-            lost.append(catalog.show)
-            raise CatalogConflict(catalog.show)
-        commit(self, catalog, etag)
+            lost.append(show)
+            raise CatalogConflict(show)
+        commit(self, show, body, etag)
 
     monkeypatch.setattr(SourceBucket, "write_catalog", lose_the_first)
     stack.upload(GOOD, json.dumps(episode_document("First")))

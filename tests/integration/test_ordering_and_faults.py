@@ -22,10 +22,7 @@ from support.lambda_context import LambdaContext
 
 
 def catalogs_in_bucket(stack) -> dict[str, Catalog]:
-    return {
-        key.removeprefix("catalog/").removesuffix(".json"): Catalog.model_validate_json(stack.read(stack.source, key))
-        for key in stack.catalog_keys()
-    }
+    return stack.catalogs()
 
 
 def deliver_while_puts_fail(stack, render_function, fail):

@@ -13,7 +13,6 @@ import time
 
 import pytest
 
-from podpages.catalog.model import Catalog
 from podpages.cli.source_folder import read_source_folder
 from support.stress import History, Reader, WorkerPlan, Workers, default_guids, feed_history_problems
 
@@ -45,8 +44,7 @@ def wait_until_drained(stack, within: float = 600) -> None:
 
 def catalogs_in(stack) -> dict[str, tuple]:
     found = {}
-    for key in stack.catalog_keys():
-        catalog = Catalog.model_validate_json(stack.read(stack.source, key))
+    for catalog in stack.catalogs().values():
         found[catalog.show] = (catalog.document, [entry.content() for entry in catalog.episodes])
     return found
 

@@ -10,7 +10,9 @@ from podpages.cli.source_folder import read_source_folder
 from podpages.contract.documents import parse_episode, parse_show
 from podpages.contract.source_keys import parse_source_key
 from podpages.nearby.index import CatalogIndex
+from podpages.publish.catalog_store import CatalogStore
 from podpages.settings import Settings
+from podpages.storage.source_bucket import SourceBucket
 from support.paths import EXAMPLES
 
 SITE_URL = "https://podcasts.example.com"
@@ -85,3 +87,15 @@ def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: in
             read.add(digest, parts[digest])
             pages.append(page)
     return read, pages
+
+
+def stored(catalog: Catalog) -> tuple[str, bytes | None]:
+    """A catalog as an earlier podpages stored it, in one object, for `SourceBucket.write_catalog`:
+    its show and its bytes, or None where it keeps nothing."""
+    return catalog.show, None if catalog.keeps_nothing else catalog.model_dump_json().encode()
+
+
+def commit_catalog(source: SourceBucket, catalog: Catalog, settings: Settings = SETTINGS) -> None:
+    """Store the catalog as the render function commits it, over whatever the show has."""
+    store = CatalogStore(source, settings)
+    store.commit(store.read(catalog.show), catalog)

@@ -7,7 +7,7 @@ import json
 from podpages.nearby.api import ORIGIN_HEADER, nearby_api
 from podpages.nearby.cache import CatalogCache
 from podpages.settings import Settings
-from support.catalogs import SITE_URL, daily_catalog
+from support.catalogs import SITE_URL, daily_catalog, stored
 from support.events import nearby_request
 from support.lambda_context import LambdaContext
 
@@ -16,7 +16,7 @@ SECRET = "the-stack-s-origin-secret"
 
 def ask(source, secret: str, headers: dict[str, str] | None = None) -> dict:
     """A request for an episode of a published show, to the API as deployed with `secret`."""
-    source.write_catalog(daily_catalog(3), None)
+    source.write_catalog(*stored(daily_catalog(3)), None)
     app = nearby_api(CatalogCache(source), Settings(site_url=SITE_URL, origin_secret=secret))
     return app.resolve(nearby_request("daily", "e02", headers=headers), LambdaContext(function_name="NearbyFunction"))
 

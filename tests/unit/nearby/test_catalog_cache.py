@@ -7,7 +7,15 @@ import pytest
 
 from podpages.errors import UnknownShow
 from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
-from support.catalogs import SETTINGS, daily_catalog, episode_document, indexed, put_episode, stored_nearby_index
+from support.catalogs import (
+    SETTINGS,
+    daily_catalog,
+    episode_document,
+    indexed,
+    put_episode,
+    stored,
+    stored_nearby_index,
+)
 from support.clock import Clock
 
 
@@ -29,7 +37,7 @@ def clock():
 
 def store(source, catalog, etag=None, feed_max_items=SETTINGS.feed_max_items) -> None:
     """The show's catalog and nearby index, as a publish leaves them."""
-    source.write_catalog(catalog, etag)
+    source.write_catalog(*stored(catalog), etag)
     if catalog.is_empty:
         source.write_nearby_index(catalog.show, None)
         return
@@ -157,7 +165,7 @@ def test_unknown_shows_are_remembered_up_to_their_own_bound_dropping_the_one_fou
 
 
 def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source, gets, clock):
-    source.write_catalog(daily_catalog(3), None)  # as a site published by an earlier podpages holds it
+    source.write_catalog(*stored(daily_catalog(3)), None)  # as a site published by an earlier podpages holds it
     cache = CatalogCache(source, clock=clock)
 
     index, _revision = cache.get("daily")
@@ -167,7 +175,7 @@ def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source,
 
 
 def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, clock):
-    # Given 47 episodes in frozen pages of 5, and a head of 7
+    # Given 47 episodes in frozen pages of 5, and a head of 22
     store(source, daily_catalog(47), feed_max_items=5)
     cache = CatalogCache(source, clock=clock)
 

@@ -13,6 +13,7 @@ from podpages.rebuild import request as rebuild_request
 from podpages.rebuild.request import RebuildRequest, rebuild_requests
 from podpages.settings import Settings
 from podpages.storage.source_bucket import SourceBucket
+from support.catalogs import commit_catalog, daily_catalog, stored
 from support.paths import EXAMPLES
 
 
@@ -57,12 +58,23 @@ def test_a_malformed_request_names_its_fields(request_, fields):
     assert [problem.field for problem in raised.value.problems] == fields
 
 
-@pytest.fixture
-def published(source) -> SourceBucket:
-    """The source bucket with the examples' catalogs."""
-    for catalog in read_source_folder(EXAMPLES, Settings("https://podcasts.example.com")).catalogs.values():
-        source.write_catalog(catalog, None)
+@pytest.fixture(params=["index and frozen pages", "one object"])
+def published(source, request) -> SourceBucket:
+    """The source bucket with the examples' catalogs: stored as this podpages stores them, with a feed of
+    3 (frozen pages of 3), or in one object each, as an earlier podpages stored them."""
+    settings = Settings("https://podcasts.example.com", feed_max_items=3)
+    for catalog in [*read_source_folder(EXAMPLES, settings).catalogs.values(), daily_catalog(47)]:
+        if request.param == "one object":
+            source.write_catalog(*stored(catalog), None)
+        else:
+            commit_catalog(source, catalog, settings)
+    assert any("/page-" in key for key in keys(source)) == (request.param != "one object")
     return source
+
+
+def keys(source) -> list[str]:
+    listed = source.client.list_objects_v2(Bucket=source.name, Prefix="catalog/")
+    return [item["Key"] for item in listed.get("Contents", [])]
 
 
 def test_requests_cover_every_episode_once_in_bounded_chunks(published, monkeypatch):
@@ -73,8 +85,12 @@ def test_requests_cover_every_episode_once_in_bounded_chunks(published, monkeypa
     pytorch = [request for request in requests if request.show == "pytorch"]
     assert [len(request.episodes) for request in pytorch] == [5, 5, 5, 1, 0]
     assert [request.listings for request in pytorch] == [False] * 4 + [True]
-    assert len({slug for request in pytorch for slug in request.episodes}) == 16
+    examples = read_source_folder(EXAMPLES, Settings("https://podcasts.example.com")).catalogs["pytorch"]
+    assert [slug for request in pytorch for slug in request.episodes] == [entry.slug for entry in examples.episodes]
+    assert len(examples.episodes) == 16
     assert requests[-1] == RebuildRequest()  # everything: the site's own files too, last
+    daily = [slug for request in requests if request.show == "daily" for slug in request.episodes]
+    assert daily == [f"e{number:02d}" for number in range(1, 48)]
 
 
 def test_named_shows_leave_the_site_files_alone(published):

@@ -140,16 +140,16 @@ def parts_of(catalog, settings=FROZEN) -> dict[str, bytes]:
 
 
 def test_each_frozen_page_has_a_part_of_its_own_after_the_head():
-    # Given 23 episodes in archive pages of 5: pages 1 to 3 hold none of the feed's newest 5
-    catalog = daily_catalog(23)
+    # Given 38 episodes in archive pages of 5: pages 1 to 3 hold none of the show page's newest 20
+    catalog = daily_catalog(38)
 
     # When its sitemap is rendered
     written = parts_of(catalog)
 
-    # Then the page, the years and the 8 newest fill the first part, and each frozen page its own,
+    # Then the page, the years and the 23 newest fill the first part, and each frozen page its own,
     # newest first, together listing exactly what one sitemap would
     assert list(written) == ["daily/sitemap.xml", "daily/sitemap-2.xml", "daily/sitemap-3.xml", "daily/sitemap-4.xml"]
-    assert len(urls(written["daily/sitemap.xml"])) == 1 + 2 + 8
+    assert len(urls(written["daily/sitemap.xml"])) == 1 + 2 + 23
     assert [loc for loc, _ in urls(written["daily/sitemap-2.xml"])] == [
         f"{SETTINGS.site_url}/daily/e{number:02d}/" for number in (5, 4, 3, 2, 1)
     ]
@@ -161,18 +161,18 @@ def test_each_frozen_page_has_a_part_of_its_own_after_the_head():
 @pytest.mark.parametrize(
     ("count", "change", "rewritten"),
     [
-        (22, put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")), {"sitemap.xml"}),
+        (37, put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")), {"sitemap.xml"}),
         (
-            24,  # the 25th episode freezes a fourth page
+            39,  # the 40th episode freezes a fourth page
             put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")),
             {"sitemap.xml", "sitemap-5.xml"},
         ),
         (
-            23,
+            38,
             put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")),
             {"sitemap.xml", "sitemap-3.xml"},
         ),
-        (23, EpisodeRemoved(parse_source_key("episodes/daily/e22.json")), {"sitemap.xml"}),
+        (38, EpisodeRemoved(parse_source_key("episodes/daily/e37.json")), {"sitemap.xml"}),
     ],
 )
 def test_a_publish_writes_the_head_s_part_and_only_the_frozen_parts_that_change(count, change, rewritten):

@@ -9,7 +9,7 @@ from podpages.render.site_objects import SiteObject
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Unchanged
 from podpages.storage.site_bucket import SiteBucket
-from support.catalogs import daily_catalog
+from support.catalogs import daily_catalog, stored
 
 
 def test_a_missing_upload_reads_as_none(source):
@@ -36,37 +36,37 @@ def stored_catalog(source, show: str = "daily") -> tuple[Catalog | None, str | N
 def test_a_new_catalog_is_created_once_and_then_only_from_its_last_read(source):
     assert source.read_catalog("daily") is None
 
-    source.write_catalog(daily_catalog(1), None)
+    source.write_catalog(*stored(daily_catalog(1)), None)
     with pytest.raises(CatalogConflict):
-        source.write_catalog(daily_catalog(2), None)  # someone else created it meanwhile
+        source.write_catalog(*stored(daily_catalog(2)), None)  # someone else created it meanwhile
 
     catalog, etag = stored_catalog(source)
     assert catalog == daily_catalog(1)
-    source.write_catalog(daily_catalog(2), etag)
+    source.write_catalog(*stored(daily_catalog(2)), etag)
     with pytest.raises(CatalogConflict):
-        source.write_catalog(daily_catalog(3), etag)  # stale: the write above moved it on
+        source.write_catalog(*stored(daily_catalog(3)), etag)  # stale: the write above moved it on
     assert stored_catalog(source)[0] == daily_catalog(2)
 
 
 def test_an_empty_catalog_is_deleted_conditionally(source):
-    source.write_catalog(daily_catalog(1), None)
+    source.write_catalog(*stored(daily_catalog(1)), None)
     _catalog, etag = stored_catalog(source)
 
     with pytest.raises(CatalogConflict):
-        source.write_catalog(Catalog(show="daily"), '"not-the-etag"')
-    source.write_catalog(Catalog(show="daily"), etag)
+        source.write_catalog(*stored(Catalog(show="daily")), '"not-the-etag"')
+    source.write_catalog(*stored(Catalog(show="daily")), etag)
 
     assert source.read_catalog("daily") is None
     assert source.list_shows() == set()
 
 
 def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(source):
-    source.write_catalog(daily_catalog(1), None)
+    source.write_catalog(*stored(daily_catalog(1)), None)
     _catalog, held = stored_catalog(source)
 
     with pytest.raises(Unchanged):
         source.read_catalog("daily", held_etag=held)
-    source.write_catalog(daily_catalog(2), held)
+    source.write_catalog(*stored(daily_catalog(2)), held)
     changed = source.read_catalog("daily", held_etag=held)
 
     assert changed.etag != held and Catalog.model_validate_json(changed.body) == daily_catalog(2)
@@ -74,7 +74,7 @@ def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(sourc
 
 def test_the_shows_are_those_with_catalogs_and_not_their_nearby_indexes(source):
     for show in ("b-show", "a-show"):
-        source.write_catalog(daily_catalog(1, show=show), None)
+        source.write_catalog(*stored(daily_catalog(1, show=show)), None)
         source.write_nearby_index(show, b"{}")
 
     assert source.list_shows() == {"a-show", "b-show"}

@@ -6,15 +6,16 @@ episodes does (or one before it is inserted or removed), so apps and caches may 
 The newest episodes, which fill no page yet, are all in `feed.xml`, since a page is never larger than
 the feed. A show with fewer episodes than a page has no archives, and its feed links to none.
 
-An archive page none of whose episodes is in the feed any more is *frozen*: a new newest episode
-never touches it. A show's sitemap and its nearby index are cut along the same pages, so that a
+An archive page none of whose episodes is in the feed, or on the show page, any more is *frozen*: a
+new newest episode never touches it. A show's sitemap and its nearby index are cut along the same pages, so that a
 publish rewrites the part of them that the newest episodes fill, and a frozen page's part only when
 that page changes.
 """
 
-from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
 
 ARCHIVE_ITEMS = 100  # episodes to a page, unless the feed is smaller still
+SHOW_PAGE_EPISODES = 20  # the newest episodes the show's page lists
 
 
 def archive_size(feed_max_items: int) -> int:
@@ -25,18 +26,21 @@ def archive_size(feed_max_items: int) -> int:
 
 def archive_pages(catalog: Catalog, feed_max_items: int) -> int:
     """How many full archive pages the show's episodes fill."""
-    return len(catalog.episodes) // archive_size(feed_max_items)
+    return catalog.count // archive_size(feed_max_items)
 
 
 def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[CatalogEntry, ...]:
     """The episodes of archive page `page` (from 1), oldest first."""
     size = archive_size(feed_max_items)
-    return catalog.episodes[(page - 1) * size : page * size]
+    start = (page - 1) * size - catalog.offset
+    if start < 0:
+        raise NotLoaded(f"archive page {page} of {catalog.show!r} is a frozen page not read")
+    return catalog.episodes[start : start + size]
 
 
 def frozen_pages(count: int, feed_max_items: int) -> int:
     """How many of the first archive pages of a show of `count` episodes hold none of the feed's
-    newest `feed_max_items`. A feed of every episode (0) leaves none frozen."""
+    newest `feed_max_items`, nor of the show page's. A feed of every episode (0) leaves none frozen."""
     if not feed_max_items:
         return 0
-    return max(0, count - feed_max_items) // archive_size(feed_max_items)
+    return max(0, count - max(feed_max_items, SHOW_PAGE_EPISODES)) // archive_size(feed_max_items)

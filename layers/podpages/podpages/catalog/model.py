@@ -1,7 +1,11 @@
-"""A show's catalog: all that its pages, feed, listings and nearby lists need, in one object.
+"""A show's catalog: all that its pages, feed, listings and nearby lists need.
 
-It lives at `catalog/<show>.json` in the source bucket, so a publish never reads the show's
-other episode files. Full transcripts stay out of it; each entry keeps only its excerpt.
+It is stored in the source bucket (`catalog.layout`), so a publish never reads the show's other
+episode files. Full transcripts stay out of it; each entry keeps only its excerpt.
+
+A catalog in memory may hold a window of the show: every episode after its first frozen pages
+(`earlier`), which it knows only by their summaries. A publish reads the window its changes need
+(`catalog.window`); asking it for what lies before raises `NotLoaded`.
 """
 
 import uuid
@@ -23,12 +27,13 @@ from podpages.catalog.changes import (
 )
 from podpages.catalog.companions import Companion, preferred
 from podpages.catalog.nearby import nearby
+from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
 from podpages.contract.documents import Episode, Show
 from podpages.contract.fields import since_v2
 from podpages.contract.serial import serial_problems
-from podpages.errors import ContractError, Problem
+from podpages.errors import ContractError, PodpagesError, Problem
 from podpages.excerpt import excerpt
 
 # Default episode GUIDs are UUIDv5 names of "<show>/<episode>" in this namespace, so they
@@ -53,6 +58,10 @@ def default_show(show: str) -> Show:
     """The document a show has until its publisher uploads one: complete enough
     that the show's feed carries every tag Apple requires."""
     return Show(title=show, description=f"Episodes of {show}.", categories=(DEFAULT_CATEGORY,), author=show)
+
+
+class NotLoaded(PodpagesError):
+    """A question about episodes in frozen pages that the catalog's window does not hold."""
 
 
 class CatalogEntry(BaseModel):
@@ -116,6 +125,18 @@ class Catalog(BaseModel):
     document_sequencer: str | None = None
     episodes: tuple[CatalogEntry, ...] = ()  # in publish order, oldest first
     companions: tuple[Companion, ...] = since_v2(())  # companion transcripts, by slug and format
+    earlier: tuple[PageSummary, ...] = ()  # frozen pages before `episodes`, not held: see the module
+    earlier_trailers: tuple[CatalogEntry, ...] = ()  # the trailers among them, which every feed names
+
+    @property
+    def offset(self) -> int:
+        """How many episodes come before the ones held."""
+        return sum(page.count for page in self.earlier)
+
+    @property
+    def count(self) -> int:
+        """How many episodes the show has."""
+        return self.offset + len(self.episodes)
 
     @property
     def show_document(self) -> Show:
@@ -124,7 +145,7 @@ class Catalog(BaseModel):
     @property
     def is_empty(self) -> bool:
         """Nothing to publish: no document and no episodes."""
-        return self.document is None and not self.episodes
+        return self.document is None and not self.count
 
     @property
     def keeps_nothing(self) -> bool:
@@ -173,7 +194,14 @@ class Catalog(BaseModel):
         return [] if position is None else nearby(self.episodes, position, count)
 
     def newest(self, count: int) -> list[CatalogEntry]:
+        if self.earlier and not 0 < count <= len(self.episodes):
+            raise NotLoaded(f"the newest {count or 'all'} of {self.show!r} reach into its frozen pages")
         return list(reversed(self.episodes[-count:] if count else self.episodes))
+
+    def trailers(self) -> list[CatalogEntry]:
+        """The show's trailers, in publish order."""
+        held = [entry for entry in self.episodes if entry.episode.episode_type == "trailer"]
+        return [*self.earlier_trailers, *held]
 
     @cached_property
     def _by_year(self) -> dict[int, list[CatalogEntry]]:
@@ -185,17 +213,32 @@ class Catalog(BaseModel):
 
     def years(self) -> list[int]:
         """Years that have episodes, newest first."""
-        return list(self._by_year)
+        return sorted({*self._by_year, *(year for page in self.earlier for year in page.years)}, reverse=True)
 
     def in_year(self, year: int) -> list[CatalogEntry]:
         """That year's episodes, newest first."""
+        if any(year in page.years for page in self.earlier):
+            raise NotLoaded(f"episodes of {year} of {self.show!r} are in frozen pages not read")
         return list(self._by_year.get(year, []))
+
+    def year_count(self, year: int) -> int:
+        """How many episodes the year has."""
+        earlier = sum(page.years[year].count for page in self.earlier if year in page.years)
+        return earlier + len(self._by_year.get(year, []))
+
+    def latest_in_year(self, year: int) -> datetime:
+        """When the year's newest episode was published."""
+        if held := self._by_year.get(year):
+            return held[0].published
+        return max(page.years[year].latest for page in self.earlier if year in page.years)
 
     def apply(self, change: Change, excerpt_chars: int) -> "Catalog":
         """The catalog after `change`, or this very catalog when the change is a no-op: an event
         no later than the state it would replace, or the removal of what is not there."""
         match change:
             case ShowPut(show=document, sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
+                if self.earlier:
+                    raise NotLoaded(f"a new document of {self.show!r} is checked against every episode")
                 if unnumbered := [entry.slug for entry in self.episodes if serial_problems(document, entry.episode)]:
                     listed = ", ".join(repr(slug) for slug in unnumbered[:5]) + (" …" if len(unnumbered) > 5 else "")
                     message = f"is serial, but {len(unnumbered)} published episodes have no episode_number: {listed}"
@@ -223,6 +266,8 @@ class Catalog(BaseModel):
         if problems := serial_problems(self.show_document, episode):
             raise ContractError(problems)
         entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
+        if self.earlier and entry.order <= self.earlier[-1].last:
+            raise NotLoaded(f"{slug!r} of {self.show!r} belongs in its frozen pages, which are not read")
         if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
         if (owner := self.guid_owner(entry.guid)) not in (None, slug):

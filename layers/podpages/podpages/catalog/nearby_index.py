@@ -31,10 +31,7 @@ def nearby_index(catalog: Catalog, feed_max_items: int, digests: Sequence[str]) 
     seconds]` for each episode of the head (published in RFC 3339 and UTC, as the API answers; the
     duration in seconds, from which the reader writes its ISO 8601 form), with no white space to spare."""
     document = catalog.document
-    pages = [
-        ["".join(slug_hash(entry.slug) for entry in archive_entries(catalog, page, feed_max_items)), digest]
-        for page, digest in enumerate(digests, 1)
-    ]
+    pages = [[_slug_hashes(catalog, page, feed_max_items), digest] for page, digest in enumerate(digests, 1)]
     index = {
         "version": NEARBY_INDEX_VERSION,
         "show": catalog.show,
@@ -54,11 +51,18 @@ def nearby_part(catalog: Catalog, page: int, feed_max_items: int) -> bytes:
 
 def nearby_parts(catalog: Catalog, feed_max_items: int) -> int:
     """How many parts the show's nearby index has: one for each frozen page."""
-    return frozen_pages(len(catalog.episodes), feed_max_items)
+    return frozen_pages(catalog.count, feed_max_items)
 
 
 def part_digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
+
+
+def _slug_hashes(catalog: Catalog, page: int, feed_max_items: int) -> str:
+    """The hashes of a frozen page's slugs: the catalog keeps them for the pages it does not hold."""
+    if page <= len(catalog.earlier):
+        return catalog.earlier[page - 1].slugs
+    return "".join(slug_hash(entry.slug) for entry in archive_entries(catalog, page, feed_max_items))
 
 
 def _rows(entries: Sequence[CatalogEntry]) -> list[StoredNearbyEpisode]:

@@ -15,7 +15,8 @@ MAX_SITEMAP_URLS = 50_000  # the most URLs the sitemaps.org protocol allows in o
 
 def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes newer than the show's frozen pages, oldest first."""
-    return catalog.episodes[frozen_pages(len(catalog.episodes), feed_max_items) * archive_size(feed_max_items) :]
+    start = frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
+    return catalog.episodes[start:]
 
 
 def head_parts(catalog: Catalog, feed_max_items: int) -> int:
@@ -31,4 +32,4 @@ def head_parts(catalog: Catalog, feed_max_items: int) -> int:
 
 def sitemap_parts(catalog: Catalog, feed_max_items: int) -> int:
     """How many sitemap files the show needs: none once it is unpublished, else at least one."""
-    return head_parts(catalog, feed_max_items) + frozen_pages(len(catalog.episodes), feed_max_items)
+    return head_parts(catalog, feed_max_items) + frozen_pages(catalog.count, feed_max_items)

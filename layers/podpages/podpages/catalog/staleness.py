@@ -161,11 +161,12 @@ def _differs(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
 def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]:
     """The archive pages of `new` that differ from those of `old`: new pages, pages whose episodes
     differ (an edit, or an insert or removal before them, which shifts them), and the page that gains
-    or loses its `next-archive` link. A new newest episode changes at most one, when it fills a page."""
+    or loses its `next-archive` link. A new newest episode changes at most one, when it fills a page.
+    The frozen pages before the catalogs' window are the same in both: no change reaches them."""
     before, after = archive_pages(old, feed_max_items), archive_pages(new, feed_max_items)
     return {
         page
-        for page in range(1, after + 1)
+        for page in range(len(new.earlier) + 1, after + 1)
         if page > before
         or (page < before) != (page < after)
         or any(
@@ -178,7 +179,7 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
 
 
 def _all_frozen(catalog: Catalog, feed_max_items: int) -> set[int]:
-    return set(range(1, frozen_pages(len(catalog.episodes), feed_max_items) + 1))
+    return set(range(1, frozen_pages(catalog.count, feed_max_items) + 1))
 
 
 def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items: int) -> set[int]:
@@ -187,7 +188,7 @@ def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items
     head's own parts grow or shrink in number, every frozen page's part moves to another file."""
     if head_parts(old, feed_max_items) != head_parts(new, feed_max_items):
         return _all_frozen(new, feed_max_items)
-    before, after = frozen_pages(len(old.episodes), feed_max_items), frozen_pages(len(new.episodes), feed_max_items)
+    before, after = frozen_pages(old.count, feed_max_items), frozen_pages(new.count, feed_max_items)
     return {page for page in archives if page <= after} | set(range(before + 1, after + 1))
 
 

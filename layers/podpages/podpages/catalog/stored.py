@@ -7,6 +7,7 @@ never loads pydantic; a test holds the model's output to these types.
 
 import hashlib
 import json
+import re
 from typing import Any, TypedDict
 
 from podpages.errors import PodpagesError
@@ -91,6 +92,15 @@ def load_nearby_index(body: bytes) -> StoredNearbyIndex:
 def load_nearby_part(body: bytes) -> StoredNearbyPart:
     part: StoredNearbyPart = _of_version(body, NEARBY_INDEX_VERSION, "nearby index part")
     return part
+
+
+LEADING_VERSION = re.compile(rb'\s*\{\s*"version"\s*:\s*(\d+)')
+
+
+def leading_version(body: bytes) -> int | None:
+    """The version a stored catalog names first, as podpages writes them, read without parsing the rest."""
+    found = LEADING_VERSION.match(body)
+    return int(found.group(1)) if found else None
 
 
 def load_catalog(body: bytes) -> StoredCatalog:

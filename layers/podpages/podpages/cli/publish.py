@@ -15,6 +15,7 @@ from podpages.cli.source_folder import read_change, upload_files, upload_key
 from podpages.cli.targets import Target
 from podpages.contract.source_keys import Kind, SourceKey, parse_source_key
 from podpages.errors import ContractError, Problem
+from podpages.publish.catalog_store import read_catalog
 from podpages.storage.source_bucket import SourceBucket
 
 POLL_INTERVAL = 0.5  # seconds
@@ -155,8 +156,8 @@ def _unpublished_check(target: Target, source: SourceKey) -> Check:
 def _catalog(target: Target, show: str, catalogs: dict[str, Catalog | None]) -> Catalog | None:
     """The show's catalog, read once per polling round."""
     if show not in catalogs:
-        stored = _source(target).read_catalog(show)
-        catalogs[show] = Catalog.model_validate_json(stored.body) if stored else None
+        held = read_catalog(_source(target), show)
+        catalogs[show] = held.catalog if held.etag else None
     return catalogs[show]
 
 

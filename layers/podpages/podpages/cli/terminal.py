@@ -18,5 +18,6 @@ def shown(text: str) -> str:
 
 def echo(line: str, file: TextIO | None = None) -> None:
     """Print one line, made safe to show, to `file` (standard output when None). Flushed, so that a
-    pipe reading the demo's output sees each line as it happens."""
-    print(shown(line), file=file, flush=True)
+    pipe reading the demo's output sees each line as it happens; the line and its end in one write,
+    so that lines printed from several threads at once never run into each other."""
+    print(shown(line) + "\n", end="", file=file, flush=True)

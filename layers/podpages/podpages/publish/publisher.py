@@ -27,6 +27,7 @@ from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.notify.notification import notification
 from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import MetricUnit, logger, metrics
+from podpages.publish.catalog_store import CatalogStore
 from podpages.publish.invalidation import invalidation_paths
 from podpages.publish.show_lease import show_lease
 from podpages.publish.upload_events import UploadEvent
@@ -74,6 +75,11 @@ class Publisher:
         self.distribution = distribution
         self.notify_queue = notify_queue
         self.changed: set[str] = set()  # site keys written or deleted since the last invalidation
+
+    @property
+    def catalogs(self) -> CatalogStore:
+        """The shows' catalogs in the source bucket, stored as these settings cut them."""
+        return CatalogStore(self.source, self.settings)
 
     def read(self, event: UploadEvent) -> Read | None:
         """The change an event asks for, or None when there is none. Bad input is reported here, never raised."""
@@ -125,15 +131,17 @@ class Publisher:
 
     def _publish_show(self, show: str, reads: list[Read]) -> None:
         written = Refresh()
+        changes = [read.change for read in reads]
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
-            before, etag = self.read_catalog(show)
-            update = fold(before, [read.change for read in reads], self.settings)
+            held = self.catalogs.read(show, changes)
+            before = held.catalog
+            update = fold(before, changes, self.settings)
             written |= update.refresh
             self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
             if update.after == before:
                 break
             try:
-                self.source.write_catalog(update.after, etag)
+                self.catalogs.commit(held, update.after)
                 break
             except CatalogConflict:
                 metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
@@ -179,13 +187,6 @@ class Publisher:
         except ContractError:
             return None
 
-    def read_catalog(self, show: str) -> tuple[Catalog, str | None]:
-        """The show's catalog and the ETag to commit over: an empty catalog, and None, until it has one."""
-        stored = self.source.read_catalog(show)
-        if stored is None:
-            return Catalog(show=show), None
-        return Catalog.model_validate_json(stored.body), stored.etag
-
     def write(self, plan: Plan) -> None:
         self.site.apply(plan.puts, plan.deletes)
         self.wrote(plan)
@@ -220,6 +221,8 @@ class Publisher:
             self.source.write_nearby_index(show, None)
             self.source.delete_nearby_parts(show, enumerate(before, 1))
             return
+        if len(before) < len(catalog.earlier):  # an index from before its parts: cut it from the whole catalog
+            catalog = self.catalogs.read(show).catalog
         digests = before[: nearby_parts(catalog, feed_max_items)]
         for page in range(1, nearby_parts(catalog, feed_max_items) + 1):
             if page in refresh.frozen or page > len(digests):
@@ -241,7 +244,8 @@ class Publisher:
         if (current.body if current else None) == expected:
             return
         logger.warning("listings behind the catalog; writing them again", show=catalog.show)
-        self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
+        whole = self.catalogs.read(catalog.show).catalog
+        self.write_listings(whole, all_listings(whole, self.settings.feed_max_items))
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -253,7 +257,10 @@ class Publisher:
             logger.info("site files rebuilt")
             return
         with self.lease(self.source, request.show):
-            catalog, _etag = self.read_catalog(request.show)
+            held = self.catalogs.read(request.show)
+            catalog = held.catalog
+            if request.listings and not held.cut_for(self.settings.feed_max_items):
+                self.catalogs.commit(held, catalog)  # stored as this podpages stores it, after a deploy
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))

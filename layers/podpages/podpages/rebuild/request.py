@@ -9,10 +9,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from podpages.catalog.stored import load_catalog
+from podpages.catalog.layout import StoredIndex, StoredPage, page_key_name
+from podpages.catalog.stored import CATALOG_VERSION, load_catalog
 from podpages.contract.documents import problems
 from podpages.contract.source_keys import SLUG, is_slug
-from podpages.errors import ContractError
+from podpages.errors import CatalogConflict, ContractError
 from podpages.storage.source_bucket import SourceBucket
 
 EPISODES_PER_REQUEST = 250  # a few seconds of rendering and writing
@@ -83,9 +84,24 @@ def rebuild_requests(source: SourceBucket, shows: Iterable[str] | None = None) -
         stored = source.read_catalog(show)
         if stored is None:
             raise ValueError(f"show {show!r} has no catalog, so nothing of it is published to rebuild")
-        slugs = [entry["slug"] for entry in load_catalog(stored.body)["episodes"]]
+        slugs = _slugs(source, show, stored.body)
         for start in range(0, len(slugs), EPISODES_PER_REQUEST):
             yield RebuildRequest(show, tuple(slugs[start : start + EPISODES_PER_REQUEST]))
         yield RebuildRequest(show, listings=True)
     if everything:
         yield RebuildRequest()
+
+
+def _slugs(source: SourceBucket, show: str, body: bytes) -> list[str]:
+    """Every episode's slug, in publish order: from the catalog's frozen pages and its index
+    (`catalog.layout`), or from a catalog of one object, as an earlier podpages stored it."""
+    stored = json.loads(body)
+    if stored.get("version") == CATALOG_VERSION:
+        return [entry["slug"] for entry in load_catalog(body)["episodes"]]
+    index = StoredIndex.model_validate_json(body)
+    names = [page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)]
+    pages = source.read_catalog_pages(show, names)
+    if any(page is None for page in pages.values()):
+        raise CatalogConflict(show)  # committed over since: the message is tried again
+    slugs = [entry.slug for name in names for entry in StoredPage.model_validate_json(pages[name] or b"").episodes]
+    return slugs + [entry.slug for entry in index.episodes]

@@ -151,8 +151,7 @@ def _trailers(catalog: Catalog) -> list[Trailer]:
             type=entry.episode.audio.type,
             season=entry.episode.season,
         )
-        for entry in reversed(catalog.episodes)
-        if entry.episode.episode_type == "trailer"
+        for entry in reversed(catalog.trailers())
     ]
 
 

@@ -3,6 +3,7 @@
 from typing import Any
 
 from podpages import site_paths
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.errors import UnknownEpisode
 from podpages.excerpt import meta_description, paragraphs
@@ -12,7 +13,6 @@ from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
 from podpages.templating import render
 
-SHOW_PAGE_EPISODES = 20
 EXCERPT_NOTE = (
     "This excerpt keeps the crawler page concise. Listen to the episode or use the RSS feed for the full update."
 )
@@ -68,7 +68,7 @@ def show_page(catalog: Catalog, settings: Settings) -> SiteObject:
         description=meta_description(catalog.show_document.description),
         summary=paragraphs(catalog.show_document.description),
         episodes=catalog.newest(SHOW_PAGE_EPISODES),
-        years=[(year, len(catalog.in_year(year))) for year in catalog.years()],
+        years=[(year, catalog.year_count(year)) for year in catalog.years()],
         structured_data=structured_data.podcast_series(catalog, settings.site_url),
     )
     return site_objects.html(path, text)

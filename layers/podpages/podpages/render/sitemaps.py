@@ -27,7 +27,7 @@ def show_sitemaps(catalog: Catalog, settings: Settings, frozen: Iterable[int] | 
     (`catalog.feed_archives`), or of every one."""
     head = parts.head_parts(catalog, settings.feed_max_items)
     if frozen is None:
-        frozen = range(1, frozen_pages(len(catalog.episodes), settings.feed_max_items) + 1)
+        frozen = range(1, frozen_pages(catalog.count, settings.feed_max_items) + 1)
     return [
         show_sitemap(catalog, settings, part) for part in [*range(1, head + 1), *(head + n for n in sorted(frozen))]
     ]
@@ -55,7 +55,7 @@ def _head_urls(catalog: Catalog, feed_max_items: int) -> list[tuple[str, datetim
     newest = catalog.newest(1)
     return [
         (site_paths.show_home(show), newest[0].published if newest else None),
-        *((site_paths.archive(show, year), catalog.in_year(year)[0].published) for year in catalog.years()),
+        *((site_paths.archive(show, year), catalog.latest_in_year(year)) for year in catalog.years()),
         *(
             (path, entry.published)
             for entry in reversed(parts.head(catalog, feed_max_items))

@@ -1,8 +1,9 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from botocore.exceptions import ClientError
 
@@ -11,10 +12,8 @@ from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Stored, Unchanged, error_code, get_object, lost_race, only_over, read_stored
 
-if TYPE_CHECKING:  # at run time the adapter moves bytes; the nearby API never loads the catalog models
-    from podpages.catalog.model import Catalog
-
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
+PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
 
 
 class SourceBucket:
@@ -51,25 +50,38 @@ class SourceBucket:
                 raise Unchanged(key) from None
             raise
 
-    def write_catalog(self, catalog: "Catalog", etag: str | None) -> None:
-        """Commit `catalog` if nobody has since the read that gave `etag`; one that keeps nothing is deleted."""
-        key = catalog_key(catalog.show)
+    def write_catalog(self, show: str, body: bytes | None, etag: str | None) -> None:
+        """Commit the show's catalog index (`catalog.layout`), or delete it (None), if nobody has
+        since the read that gave `etag`."""
+        key = catalog_key(show)
         try:
-            if catalog.keeps_nothing:
+            if body is None:
                 if etag is not None:
                     self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
                 return
             self.client.put_object(
-                Bucket=self.name,
-                Key=key,
-                Body=catalog.model_dump_json().encode(),
-                ContentType="application/json",
-                **only_over(etag),
+                Bucket=self.name, Key=key, Body=body, ContentType="application/json", **only_over(etag)
             )
         except ClientError as error:
             if lost_race(error):
-                raise CatalogConflict(catalog.show) from error
+                raise CatalogConflict(show) from error
             raise
+
+    def write_catalog_page(self, show: str, name: str, body: bytes) -> None:
+        """A frozen page of the show's catalog, named by its content: written before the index that names it."""
+        self.client.put_object(
+            Bucket=self.name, Key=catalog_page_key(show, name), Body=body, ContentType="application/json"
+        )
+
+    def read_catalog_pages(self, show: str, names: Iterable[str]) -> dict[str, bytes | None]:
+        """Frozen pages of the show's catalog, by name, read a few at a time; None for one that is gone."""
+        names = list(names)
+        with ThreadPoolExecutor(max_workers=min(PAGE_READERS, len(names) or 1)) as readers:
+            bodies = readers.map(lambda name: read_stored(self.client, self.name, catalog_page_key(show, name)), names)
+            return {name: None if stored is None else stored.body for name, stored in zip(names, bodies, strict=True)}
+
+    def delete_catalog_pages(self, show: str, names: Iterable[str]) -> None:
+        self._delete(sorted(catalog_page_key(show, name) for name in names))
 
     def write_lease(self, show: str, body: bytes, etag: str | None) -> str | None:
         """Create the show's lease, or replace the version read with `etag`; its new ETag, or None
@@ -170,6 +182,10 @@ def catalog_key(show: str) -> str:
 
 def nearby_index_key(show: str) -> str:
     return f"{CATALOG_PREFIX}{show}.nearby.json"
+
+
+def catalog_page_key(show: str, name: str) -> str:
+    return f"{CATALOG_PREFIX}{show}/{name}"
 
 
 def nearby_part_key(show: str, page: int, digest: str) -> str:

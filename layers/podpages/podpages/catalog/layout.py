@@ -1,0 +1,158 @@
+"""How a show's catalog is stored: a small index beside its frozen pages (`feed_archives`).
+
+`catalog/<show>.json`, the index, holds the show's document, the episodes after its frozen pages
+(the head: at least the feed's newest `FEED_MAX_ITEMS`), the companion transcripts of those and of
+episodes not published yet, the trailers of the frozen pages (every feed names them), and a summary
+of each frozen page (`page_summary`). Each frozen page is an object of its own,
+`catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content.
+
+The index is what a publish commits, with a conditional write over the version it read. The pages
+that changed are written before it, each under a new name, and the pages it no longer names are
+deleted after it, so a reader holding an index finds every page it names. A new newest episode
+writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze.
+A catalog whose frozen pages were cut for another feed size is read whole and cut again.
+"""
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from podpages.catalog.companions import Companion
+from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
+from podpages.catalog.page_summary import PageSummary, YearCount
+from podpages.catalog.stored import slug_hash
+from podpages.contract.documents import Show
+
+LAYOUT_VERSION = 2
+DIGEST_DIGITS = 16
+
+
+class StoredPage(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[2] = 2
+    show: str
+    page: int
+    episodes: tuple[CatalogEntry, ...]  # in publish order, oldest first
+    companions: tuple[Companion, ...]  # of those episodes, by slug and format
+
+
+class StoredIndex(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[2] = 2
+    show: str
+    document: Show | None
+    document_sequencer: str | None
+    feed_max_items: int  # the feed size the frozen pages were cut for
+    pages: tuple[PageSummary, ...]  # each frozen page, oldest first
+    trailers: tuple[tuple[int, CatalogEntry], ...]  # each trailer in a frozen page, with the page's number
+    episodes: tuple[CatalogEntry, ...]  # the head, in publish order, oldest first
+    companions: tuple[Companion, ...]  # of the head's episodes and of episodes not published yet
+
+    @property
+    def count(self) -> int:
+        return sum(page.count for page in self.pages) + len(self.episodes)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A catalog cut for storing: its index, and the frozen pages it holds, by number, with their digests."""
+
+    index: bytes
+    pages: dict[int, tuple[str, bytes]]
+    names: frozenset[str]  # of every page the index names
+
+
+def split(catalog: Catalog, feed_max_items: int) -> Split:
+    """The catalog as stored. Its frozen pages not held keep the summaries it has of them."""
+    size, held = archive_size(feed_max_items), len(catalog.earlier)
+    frozen = frozen_pages(catalog.count, feed_max_items)
+    if frozen < held:
+        raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
+    page_of: dict[str, int] = {}  # the frozen page each held entry in one is on
+    for page in range(held + 1, frozen + 1):
+        for entry in _page_entries(catalog, page, size):
+            page_of[entry.slug] = page
+    summaries = list(catalog.earlier)
+    pages: dict[int, tuple[str, bytes]] = {}
+    for page in range(held + 1, frozen + 1):
+        entries = _page_entries(catalog, page, size)
+        companions = tuple(companion for companion in catalog.companions if page_of.get(companion.slug) == page)
+        body = StoredPage(show=catalog.show, page=page, episodes=entries, companions=companions).model_dump_json()
+        digest = hashlib.sha256(body.encode()).hexdigest()[:DIGEST_DIGITS]
+        pages[page] = (digest, body.encode())
+        summaries.append(summary(catalog.show, digest, entries))
+    trailers = [*_numbered(catalog.earlier, catalog.earlier_trailers)]
+    trailers += [(page_of[entry.slug], entry) for entry in catalog.trailers() if entry.slug in page_of]
+    index = StoredIndex(
+        show=catalog.show,
+        document=catalog.document,
+        document_sequencer=catalog.document_sequencer,
+        feed_max_items=feed_max_items,
+        pages=tuple(summaries),
+        trailers=tuple(trailers),
+        episodes=catalog.episodes[frozen * size - catalog.offset :],
+        companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
+    )
+    return Split(index=index.model_dump_json().encode(), pages=pages, names=frozenset(page_names(index)))
+
+
+def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
+    """The catalog of an index and of its last frozen pages, `pages` (from some page to the last):
+    a window that knows the pages before them by their summaries."""
+    first = min(pages, default=len(index.pages) + 1)
+    if set(pages) != set(range(first, len(index.pages) + 1)):
+        raise ValueError(f"pages {sorted(pages)} of {index.show!r} are not its last {len(index.pages) - first + 1}")
+    read = [pages[page] for page in sorted(pages)]
+    companions = [companion for page in read for companion in page.companions] + list(index.companions)
+    return Catalog(
+        show=index.show,
+        document=index.document,
+        document_sequencer=index.document_sequencer,
+        episodes=(*(entry for page in read for entry in page.episodes), *index.episodes),
+        companions=tuple(sorted(companions, key=lambda companion: (companion.slug, companion.format))),
+        earlier=index.pages[: first - 1],
+        earlier_trailers=tuple(entry for page, entry in index.trailers if page < first),
+    )
+
+
+def summary(show: str, digest: str, entries: Sequence[CatalogEntry]) -> PageSummary:
+    years: dict[int, YearCount] = {}
+    for entry in entries:
+        held = years.get(entry.published.year)
+        count, latest = (held.count, max(held.latest, entry.published)) if held else (0, entry.published)
+        years[entry.published.year] = YearCount(count=count + 1, latest=latest)
+    custom = [entry.guid for entry in entries if entry.guid != default_episode_guid(show, entry.slug)]
+    return PageSummary(
+        digest=digest,
+        count=len(entries),
+        last=entries[-1].order,
+        years=years,
+        slugs="".join(slug_hash(entry.slug) for entry in entries),
+        guids="".join(slug_hash(guid) for guid in custom),
+    )
+
+
+def page_key_name(page: int, digest: str) -> str:
+    """A frozen page's object, in the show's folder beside its index."""
+    return f"page-{page}-{digest}.json"
+
+
+def page_names(index: StoredIndex) -> set[str]:
+    return {page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)}
+
+
+def _page_entries(catalog: Catalog, page: int, size: int) -> tuple[CatalogEntry, ...]:
+    start = (page - 1) * size - catalog.offset
+    return catalog.episodes[start : start + size]
+
+
+def _numbered(pages: Sequence[PageSummary], trailers: Iterable[CatalogEntry]) -> Iterable[tuple[int, CatalogEntry]]:
+    """Each trailer of the frozen pages not held, with the number of the page it is on."""
+    for entry in trailers:
+        yield next(number for number, page in enumerate(pages, 1) if entry.order <= page.last), entry

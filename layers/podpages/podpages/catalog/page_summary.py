@@ -1,0 +1,28 @@
+"""What a show's catalog index keeps of each frozen page (`feed_archives`) it does not hold: enough to
+count, list years and find an episode without reading the page.
+
+The page itself, its entries and their companion transcripts, is stored apart (`catalog.layout`);
+the summary names it by its digest.
+"""
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+
+class YearCount(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    count: int
+    latest: datetime  # the newest `published` of the page's episodes of that year, in UTC
+
+
+class PageSummary(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    digest: str  # of the stored page: its object is catalog/<show>/page-<n>-<digest>.json
+    count: int
+    last: tuple[datetime, str]  # the order of its newest episode: a later one belongs after the page
+    years: dict[int, YearCount]
+    slugs: str  # `stored.slug_hash` of each of its slugs, end to end, as the nearby index keeps them
+    guids: str  # likewise, of the GUIDs its publishers chose (a default GUID is its slug's own)

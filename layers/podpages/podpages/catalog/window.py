@@ -1,0 +1,85 @@
+"""Which of a show's frozen pages a batch of changes needs read (`catalog.layout`).
+
+A publish reads the index and, of the frozen pages, those from the first one its changes can reach
+to the last, so that the catalog it folds them into holds every episode they touch and everything
+that depends on them:
+
+- the page that may hold each changed episode (by its slug's hash) or its GUID, and the page a
+  back-dated episode falls into;
+- the episodes within twice `NEARBY_COUNT` before each change, whose nearby lists it can alter;
+- every episode of each year a change touches, for that year's archive page;
+- as many pages as removals can take back into the head.
+
+A new newest episode needs none. An edit or a removal of an old episode needs its page and every
+one after it: the positional pages after a removal shift, as RFC 5005's archives do. A change to the
+show's document, which every page shows, needs them all.
+"""
+
+from bisect import bisect_left
+from collections.abc import Iterable
+from datetime import UTC
+
+from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
+from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.layout import StoredIndex
+from podpages.catalog.model import default_episode_guid
+from podpages.catalog.stored import holds_hash, slug_hash
+from podpages.settings import Settings
+
+# Past this feed size the head alone may take more than one sitemap part, and a publish that changes
+# how many would renumber every frozen page's part: such shows are read whole.
+WINDOWED_FEED_MAX = 20_000
+
+
+def first_page(index: StoredIndex, changes: Iterable[Change], settings: Settings) -> int:
+    """The first frozen page to read for `changes`; one past the last when they need none."""
+    frozen = len(index.pages)
+    feed_max_items = settings.feed_max_items
+    if index.feed_max_items != feed_max_items or feed_max_items > WINDOWED_FEED_MAX or not frozen:
+        return 1  # cut for another feed, or not windowed at all: read whole
+    size = archive_size(feed_max_items)
+    offset = frozen * size
+    head = {entry.slug: position for position, entry in enumerate(index.episodes, offset)}
+    head_orders = [entry.order for entry in index.episodes]
+
+    def before(position: int) -> int:
+        """The page holding the first episode whose nearby list a change at `position` can alter."""
+        return max(0, position - 2 * settings.nearby_count) // size + 1
+
+    starts = [frozen + 1]
+    years: set[int] = set()
+    removals = 0
+    for change in changes:
+        if isinstance(change, ShowPut | ShowRemoved):
+            return 1
+        slug = change.source.episode_slug
+        for number in _holding((page.slugs for page in index.pages), slug_hash(slug)):
+            starts.append(before((number - 1) * size))
+            years |= index.pages[number - 1].years.keys()
+        if (position := head.get(slug)) is not None:
+            starts.append(before(position))
+            years.add(index.episodes[position - offset].published.year)
+        removals += isinstance(change, EpisodeRemoved)
+        if isinstance(change, EpisodePut):
+            published = change.episode.published.astimezone(UTC)
+            order = (published, slug)
+            years.add(published.year)
+            guid = change.episode.guid or default_episode_guid(index.show, slug)
+            starts += [
+                before((number - 1) * size)
+                for number in _holding((page.guids for page in index.pages), slug_hash(guid))
+            ]
+            if order <= index.pages[-1].last:
+                number = next(number for number, page in enumerate(index.pages, 1) if order <= page.last)
+                starts.append(before((number - 1) * size))
+            else:
+                starts.append(before(offset + bisect_left(head_orders, order)))
+    starts += [number for number, page in enumerate(index.pages, 1) if years & page.years.keys()]
+    if removals:
+        starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
+    return max(1, min(starts))
+
+
+def _holding(hashes: Iterable[str], wanted: str) -> list[int]:
+    """The numbers of the frozen pages whose hashes (of slugs, or of custom GUIDs) hold `wanted`."""
+    return [number for number, held in enumerate(hashes, 1) if holds_hash(held, wanted)]

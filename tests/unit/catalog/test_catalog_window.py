@@ -1,0 +1,136 @@
+"""A catalog stored as an index beside its frozen pages (`catalog.layout`), and published a window at
+a time (`catalog.window`): whatever a batch holds, folding it into the window a publish reads writes
+what folding it into the whole catalog writes, stores the same catalog, and a new newest episode reads
+no frozen page."""
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
+from podpages.catalog.fold import fold
+from podpages.catalog.layout import StoredIndex, StoredPage, join, page_key_name, split
+from podpages.catalog.staleness import everything
+from podpages.catalog.window import first_page
+from podpages.contract.companion_transcripts import Cue
+from podpages.contract.source_keys import parse_source_key
+from podpages.render.plans import show_plan
+from podpages.settings import Settings
+from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode, put_show, show_document
+
+PAGED = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=4)  # frozen pages of 5
+
+
+class Bucket:
+    """A catalog as stored: its index and its pages, by name."""
+
+    def __init__(self, catalog, settings=PAGED):
+        self.objects: dict[str, bytes] = {}
+        self.index = b""
+        self.store(catalog, settings)
+
+    def store(self, catalog, settings=PAGED) -> None:
+        cut = split(catalog, settings.feed_max_items)
+        self.index = cut.index
+        self.objects |= {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
+        self.objects = {name: body for name, body in self.objects.items() if name in cut.names}
+
+    def read(self, changes, settings=PAGED):
+        """The window a publish of `changes` reads, and how many frozen pages it read."""
+        index = StoredIndex.model_validate_json(self.index)
+        first = first_page(index, changes, settings) if changes is not None else 1
+        pages = {
+            page: StoredPage.model_validate_json(self.objects[page_key_name(page, index.pages[page - 1].digest)])
+            for page in range(first, len(index.pages) + 1)
+        }
+        return join(index, pages), len(pages)
+
+
+def site_of(catalog, settings=PAGED) -> dict[str, bytes]:
+    return {
+        item.key: item.body
+        for item in show_plan(catalog, everything(catalog, settings.feed_max_items), settings, {}).puts
+    }
+
+
+def test_a_catalog_read_whole_is_the_catalog_stored():
+    catalog = daily_catalog(47)
+
+    whole, read = Bucket(catalog).read(None)
+
+    assert whole == catalog and read == 5
+    assert whole.earlier == ()
+
+
+def test_a_new_newest_episode_reads_no_frozen_page_and_an_edit_reads_from_its_own():
+    # Given 47 episodes in frozen pages of 5 and a head of 22, with nearby lists of 2
+    settings = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=2)
+    bucket = Bucket(daily_catalog(47), settings)
+
+    # A new newest episode in a year of its own reads none
+    newest = put_episode("daily", "newest", episode_document("Newest", "2027-01-02T09:00:00Z"))
+    window, read = bucket.read([newest], settings)
+    assert read == 0 and window.offset == 25 and len(window.episodes) == 22
+
+    # One in the year the frozen pages end in reads every page of that year, for its archive page
+    newest = put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z"))
+    assert bucket.read([newest], settings)[1] == 3  # 2026 starts with e12, in page 3
+
+    # An edit reads from the page before its own, whose last episodes are within twice 2 of its
+    # first: e07 is on page 2
+    edit = put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))
+    assert bucket.read([edit], settings)[1] == 5
+
+
+def change(rng: random.Random, step: int, slugs: list[str]):
+    roll = rng.random()
+    if roll < 0.35:  # a new newest episode, some days after the one before
+        slug = f"n{step:03d}"
+        slugs.append(slug)
+        published = (datetime(2027, 1, 1, 9, tzinfo=UTC) + timedelta(days=4 * step)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return put_episode("daily", slug, episode_document(f"New {step}", published))
+    if roll < 0.4:  # a back-dated one
+        slug = f"b{step:03d}"
+        slugs.append(slug)
+        published = f"2026-0{rng.randint(1, 6)}-{rng.randint(10, 28)}T09:00:00Z"
+        return put_episode("daily", slug, episode_document(f"Back-dated {step}", published))
+    slug = rng.choice(slugs)
+    if roll < 0.5:
+        return EpisodeRemoved(parse_source_key(f"episodes/daily/{slug}.json"))
+    if roll < 0.6:
+        return TranscriptPut(parse_source_key(f"episodes/daily/{slug}.vtt"), (Cue(0, 1000, f"Words {step}.", "Ada"),))
+    if roll < 0.65:
+        return put_episode(
+            "daily", slug, episode_document(f"Trailer {step}", "2026-01-05T09:00:00Z", episode_type="trailer")
+        )
+    if roll < 0.67:
+        return put_show("daily", show_document(f"Daily {step}"))
+    published = f"2026-0{rng.randint(1, 6)}-{rng.randint(10, 28)}T09:00:00Z"
+    return put_episode("daily", slug, episode_document(f"{slug} at {step}", published))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_scratch_site(seed):
+    rng = random.Random(seed)
+    whole = daily_catalog(47)
+    bucket, site = Bucket(whole), site_of(whole)
+    slugs = [entry.slug for entry in whole.episodes]
+    frozen_pages_read = []
+    for step in range(60):
+        changes = [change(rng, step * 10 + n, slugs) for n in range(rng.choice([1, 1, 1, 2, 3]))]
+        window, read = bucket.read(changes)
+        frozen_pages_read.append(read)
+
+        update = fold(window, changes, PAGED)
+        plan = show_plan(update.after, update.refresh, PAGED, {})
+        site |= {item.key: item.body for item in plan.puts}
+        for key in plan.deletes:
+            site.pop(key, None)
+        if update.after != window:
+            bucket.store(update.after)
+        whole = fold(whole, changes, PAGED).after
+
+        assert bucket.read(None)[0] == whole, step
+    assert site == site_of(whole)
+    assert 0 in frozen_pages_read  # some batches needed no frozen page at all
