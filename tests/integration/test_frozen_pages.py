@@ -124,27 +124,34 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
     check(paged, nearby, tmp_path / "removed")
 
 
-def test_a_whole_index_left_by_an_earlier_podpages_is_answered_from_then_cut_by_the_next_publish(
-    paged, nearby, tmp_path
-):
-    # Given a show whose nearby index an earlier podpages wrote whole, every row in one object
-    publish(paged, range(1, 39))
-    stored = json.loads(paged.read(paged.source, "catalog/daily.nearby.json"))
-    parts = sorted(named_parts(paged))
-    rows = [row for part in parts for row in json.loads(paged.read(paged.source, part))["episodes"]]
-    rows.sort(key=lambda row: (row[2], row[0]))
-    whole = {"version": 1, "show": "daily", "title": stored["title"], "episodes": [*rows, *stored["episodes"]]}
-    paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.nearby.json", Body=json.dumps(whole).encode())
-    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in parts]})
+def as_an_earlier_podpages_stored_it(stack) -> None:
+    """The show's catalog in one object and its nearby index whole, every row in it, as podpages
+    stored them before either was cut into pages: no page or part beside them."""
+    whole = stack.catalogs()["daily"]
+    stored = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    parts = sorted(named_parts(stack))
+    rows = [row for part in parts for row in json.loads(stack.read(stack.source, part))["episodes"]]
+    index = {"version": 1, "show": "daily", "title": stored["title"], "episodes": [*rows, *stored["episodes"]]}
+    stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.nearby.json", Body=json.dumps(index).encode())
+    stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.json", Body=whole.model_dump_json().encode())
+    gone = [{"Key": key} for key in [*parts, *catalog_pages(stack)]]
+    stack.s3.delete_objects(Bucket=stack.source, Delete={"Objects": gone})
+    assert stack.catalogs()["daily"] == whole
 
-    # Then the nearby API answers from it
+
+def test_a_show_an_earlier_podpages_stored_whole_is_served_then_cut_by_its_next_publish(paged, nearby, tmp_path):
+    # Given a show as an earlier podpages stored it
+    publish(paged, range(1, 39))
+    as_an_earlier_podpages_stored_it(paged)
+
+    # Then the nearby API answers from its whole index
     nearby.clock.now += REVALIDATE_AFTER
     listing = json.loads(nearby(nearby_request("daily", "day-03", {"limit": "2"}))["body"])
     assert [item["slug"] for item in listing["items"]] == ["day-04", "day-02"]
 
-    # When the next episode is published, the index is cut into its parts again
+    # When the next episode is published, the catalog and the nearby index are cut into their pages
     publish(paged, range(39, 40))
-    assert len(named_parts(paged)) == 3
+    assert len(named_parts(paged)) == len(named_pages(paged)) == 3
     check(paged, nearby, tmp_path)
 
 
@@ -165,13 +172,11 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
 def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy_rebuild(
     paged, nearby, rebuild_function, response_url, tmp_path
 ):
-    # Given a show as an earlier podpages stored it: its whole catalog in one object, no pages
+    # Given a show as an earlier podpages stored it
     publish(paged, range(1, 39))
     whole = paged.catalogs()["daily"]
     before = paged.site_objects()
-    paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.json", Body=whole.model_dump_json().encode())
-    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in catalog_pages(paged)]})
-    assert paged.catalogs()["daily"] == whole
+    as_an_earlier_podpages_stored_it(paged)
 
     # When the deploy rebuilds every show
     rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))

@@ -4,8 +4,9 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
+from podpages.catalog.feed_archives import archive_entries, frozen_pages
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_index, nearby_part, nearby_parts, part_digest
+from podpages.catalog.nearby_index import nearby_index, nearby_part, part_digest
 from podpages.cli.source_folder import read_source_folder
 from podpages.contract.documents import parse_episode, parse_show
 from podpages.contract.source_keys import parse_source_key
@@ -73,7 +74,8 @@ def indexed(catalog: Catalog) -> CatalogIndex:
 
 def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, dict[str, bytes]]:
     """The show's nearby index as the render function stores it, and its parts by digest."""
-    parts = [nearby_part(catalog, page, feed_max_items) for page in range(1, nearby_parts(catalog, feed_max_items) + 1)]
+    pages = range(1, frozen_pages(catalog.count, feed_max_items) + 1)
+    parts = [nearby_part(catalog.show, page, archive_entries(catalog, page, feed_max_items)) for page in pages]
     digests = [part_digest(part) for part in parts]
     return nearby_index(catalog, feed_max_items, digests), dict(zip(digests, parts, strict=True))
 

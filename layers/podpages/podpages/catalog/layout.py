@@ -4,7 +4,8 @@
 (the head: at least the feed's newest `FEED_MAX_ITEMS`), the companion transcripts of those and of
 episodes not published yet, the trailers of the frozen pages (every feed names them), and a summary
 of each frozen page (`page_summary`). Each frozen page is an object of its own,
-`catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content.
+`catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content;
+its part of the nearby index (`catalog.nearby_index`) is written with it.
 
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, and the pages it no longer names are
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from podpages.catalog.companions import Companion
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
+from podpages.catalog.nearby_index import nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
@@ -65,6 +67,7 @@ class Split:
 
     index: bytes
     pages: dict[int, tuple[str, bytes]]
+    nearby: dict[int, tuple[str, bytes]]  # each of those pages' part of the nearby index, with its digest
     names: frozenset[str]  # of every page the index names
 
 
@@ -80,13 +83,16 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
             page_of[entry.slug] = page
     summaries = list(catalog.earlier)
     pages: dict[int, tuple[str, bytes]] = {}
+    nearby: dict[int, tuple[str, bytes]] = {}
     for page in range(held + 1, frozen + 1):
         entries = _page_entries(catalog, page, size)
         companions = tuple(companion for companion in catalog.companions if page_of.get(companion.slug) == page)
         body = StoredPage(show=catalog.show, page=page, episodes=entries, companions=companions).model_dump_json()
         digest = hashlib.sha256(body.encode()).hexdigest()[:DIGEST_DIGITS]
         pages[page] = (digest, body.encode())
-        summaries.append(summary(catalog.show, digest, entries))
+        part = nearby_part(catalog.show, page, entries)
+        nearby[page] = (part_digest(part), part)
+        summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
     trailers = [*_numbered(catalog.earlier, catalog.earlier_trailers)]
     trailers += [(page_of[entry.slug], entry) for entry in catalog.trailers() if entry.slug in page_of]
     index = StoredIndex(
@@ -99,7 +105,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         episodes=catalog.episodes[frozen * size - catalog.offset :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
     )
-    return Split(index=index.model_dump_json().encode(), pages=pages, names=frozenset(page_names(index)))
+    return Split(index.model_dump_json().encode(), pages, nearby, frozenset(page_names(index)))
 
 
 def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
@@ -121,7 +127,7 @@ def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
     )
 
 
-def summary(show: str, digest: str, entries: Sequence[CatalogEntry]) -> PageSummary:
+def summary(show: str, digest: str, entries: Sequence[CatalogEntry], nearby: str) -> PageSummary:
     years: dict[int, YearCount] = {}
     for entry in entries:
         held = years.get(entry.published.year)
@@ -135,6 +141,7 @@ def summary(show: str, digest: str, entries: Sequence[CatalogEntry]) -> PageSumm
         years=years,
         slugs="".join(slug_hash(entry.slug) for entry in entries),
         guids="".join(slug_hash(guid) for guid in custom),
+        nearby=nearby,
     )
 
 

@@ -43,15 +43,21 @@ def nearby_index(catalog: Catalog, feed_max_items: int, digests: Sequence[str]) 
     return _dumps(index)
 
 
-def nearby_part(catalog: Catalog, page: int, feed_max_items: int) -> bytes:
-    """The part of frozen page `page`: its rows."""
-    rows = _rows(archive_entries(catalog, page, feed_max_items))
-    return _dumps({"version": NEARBY_INDEX_VERSION, "show": catalog.show, "page": page, "episodes": rows})
+def nearby_part(show: str, page: int, entries: Sequence[CatalogEntry]) -> bytes:
+    """The part of frozen page `page`, which holds `entries`: their rows."""
+    rows = _rows(entries)
+    return _dumps({"version": NEARBY_INDEX_VERSION, "show": show, "page": page, "episodes": rows})
 
 
-def nearby_parts(catalog: Catalog, feed_max_items: int) -> int:
-    """How many parts the show's nearby index has: one for each frozen page."""
-    return frozen_pages(catalog.count, feed_max_items)
+def nearby_digests(catalog: Catalog, feed_max_items: int) -> list[str]:
+    """The digest of each frozen page's part: kept in the catalog's summary of each page it does not
+    hold (`catalog.layout` writes the part with the page), taken from the part of each page it holds."""
+    return [
+        catalog.earlier[page - 1].nearby
+        if page <= len(catalog.earlier)
+        else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, page, feed_max_items)))
+        for page in range(1, frozen_pages(catalog.count, feed_max_items) + 1)
+    ]
 
 
 def part_digest(body: bytes) -> str:

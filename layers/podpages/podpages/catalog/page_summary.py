@@ -26,3 +26,4 @@ class PageSummary(BaseModel):
     years: dict[int, YearCount]
     slugs: str  # `stored.slug_hash` of each of its slugs, end to end, as the nearby index keeps them
     guids: str  # likewise, of the GUIDs its publishers chose (a default GUID is its slug's own)
+    nearby: str  # the digest of its part of the nearby index (`catalog.nearby_index`), written with it

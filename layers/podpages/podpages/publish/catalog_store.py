@@ -55,14 +55,23 @@ class CatalogStore:
         for page, (digest, body) in cut.pages.items():
             if page_key_name(page, digest) in written:
                 self.source.write_catalog_page(show, page_key_name(page, digest), body)
+        parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
+        for page, (digest, body) in cut.nearby.items():
+            if (page, digest) not in parts:  # the nearby index names it only once the listings are written
+                self.source.write_nearby_part(show, page, digest, body)
         try:
             self.source.write_catalog(show, cut.index, held.etag)
         except CatalogConflict:
             winner = self.source.read_catalog(show)
-            named = set()
-            if winner and leading_version(winner.body) == LAYOUT_VERSION:
-                named = page_names(StoredIndex.model_validate_json(winner.body))
+            kept = (
+                StoredIndex.model_validate_json(winner.body).pages
+                if winner and leading_version(winner.body) == LAYOUT_VERSION
+                else ()
+            )
+            named = {page_key_name(page, summary.digest) for page, summary in enumerate(kept, 1)}
             self.source.delete_catalog_pages(show, written - named)
+            ours = {(page, digest) for page, (digest, _body) in cut.nearby.items()} - parts
+            self.source.delete_nearby_parts(show, ours - set(enumerate((summary.nearby for summary in kept), 1)))
             raise
         self.source.delete_catalog_pages(show, before - cut.names)
 

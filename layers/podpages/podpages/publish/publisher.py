@@ -7,7 +7,7 @@ a retried or redelivered event always finds its work still to do.
 """
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -17,10 +17,10 @@ from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_index, nearby_part, nearby_parts, part_digest
+from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
-from podpages.catalog.stored import load_nearby_index
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
@@ -138,7 +138,7 @@ class Publisher:
             update = fold(before, changes, self.settings)
             written |= update.refresh
             self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
-            if update.after == before:
+            if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
                 self.catalogs.commit(held, update.after)
@@ -151,7 +151,7 @@ class Publisher:
         if update.after == before:
             self.relist_if_behind(update.after)
         else:
-            self.write_listings(update.after, written)
+            self.write_listings(update.after, written, held.index.pages if held.index else ())
         self.keep_indexed(update.after)
         for change, error in update.rejected:
             self.reject(next(read.event for read in reads if read.change is change), error)
@@ -196,13 +196,13 @@ class Publisher:
         self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
-    def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
+    def write_listings(self, catalog: Catalog, refresh: Refresh, replaced: Sequence[PageSummary] = ()) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed; and its nearby index, which the nearby API reads. The
         feed goes last: while it is current, so are the others, which is what `relist_if_behind`
         relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, refresh)
+        self.write_nearby_index(catalog, replaced)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         if plan.puts:
@@ -210,29 +210,16 @@ class Publisher:
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
         self.write(plan)
 
-    def write_nearby_index(self, catalog: Catalog, refresh: Refresh) -> None:
-        """The show's nearby index (`catalog.nearby_index`): the parts of the frozen pages that
-        `refresh` names, or that the stored index does not have, then the index naming every part,
-        then the parts it no longer names. None at all once the show publishes nothing."""
-        show, feed_max_items = catalog.show, self.settings.feed_max_items
-        stored = self.source.read_nearby_index(show)
-        before = [digest for _hashes, digest in load_nearby_index(stored.body)["pages"]] if stored else []
+    def write_nearby_index(self, catalog: Catalog, replaced: Sequence[PageSummary] = ()) -> None:
+        """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
+        the catalog's commit wrote; then the parts of the frozen pages it `replaced` that it no longer
+        names go. None at all once the show publishes nothing."""
+        show, digests = catalog.show, nearby_digests(catalog, self.settings.feed_max_items)
         if catalog.is_empty:
             self.source.write_nearby_index(show, None)
-            self.source.delete_nearby_parts(show, enumerate(before, 1))
-            return
-        if len(before) < len(catalog.earlier):  # an index from before its parts: cut it from the whole catalog
-            catalog = self.catalogs.read(show).catalog
-        digests = before[: nearby_parts(catalog, feed_max_items)]
-        for page in range(1, nearby_parts(catalog, feed_max_items) + 1):
-            if page in refresh.frozen or page > len(digests):
-                body = nearby_part(catalog, page, feed_max_items)
-                digest = part_digest(body)
-                if digests[page - 1 : page] != [digest]:
-                    self.source.write_nearby_part(show, page, digest, body)
-                digests[page - 1 :] = [digest, *digests[page:]]
-        self.source.write_nearby_index(show, nearby_index(catalog, feed_max_items, digests))
-        if gone := set(enumerate(before, 1)) - set(enumerate(digests, 1)):
+        else:
+            self.source.write_nearby_index(show, nearby_index(catalog, self.settings.feed_max_items, digests))
+        if gone := set(enumerate((page.nearby for page in replaced), 1)) - set(enumerate(digests, 1)):
             self.source.delete_nearby_parts(show, gone)
 
     def relist_if_behind(self, catalog: Catalog) -> None:
@@ -259,13 +246,15 @@ class Publisher:
         with self.lease(self.source, request.show):
             held = self.catalogs.read(request.show)
             catalog = held.catalog
+            replaced: Sequence[PageSummary] = ()
             if request.listings and not held.cut_for(self.settings.feed_max_items):
                 self.catalogs.commit(held, catalog)  # stored as this podpages stores it, after a deploy
+                replaced = held.index.pages if held.index else ()
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
+                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), replaced)
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 

@@ -1,0 +1,65 @@
+"""A catalog stored as an index beside its frozen pages, against moto's in-process S3: a commit writes
+only the pages that changed, deletes those its index no longer names, and one that loses its race
+leaves nothing of its own behind."""
+
+import pytest
+
+from podpages.catalog.fold import fold
+from podpages.errors import CatalogConflict
+from podpages.publish.catalog_store import CatalogStore
+from podpages.settings import Settings
+from support.catalogs import SITE_URL, commit_catalog, daily_catalog, episode_document, put_episode
+
+PAGED = Settings(site_url=SITE_URL, feed_max_items=5)  # 47 episodes: 5 frozen pages of 5, a head of 22
+
+
+def keys(source, kind: str) -> set[str]:
+    listed = source.client.list_objects_v2(Bucket=source.name, Prefix="catalog/daily/")
+    return {item["Key"] for item in listed.get("Contents", []) if f"/{kind}-" in item["Key"]}
+
+
+def named(store) -> tuple[set[str], set[str]]:
+    """The pages and the nearby index parts that the stored index names."""
+    held = store.read("daily", [])
+    assert held.index is not None
+    pages = enumerate(held.index.pages, 1)
+    return (
+        {f"catalog/daily/page-{page}-{summary.digest}.json" for page, summary in pages},
+        {f"catalog/daily/nearby-{page}-{summary.nearby}.json" for page, summary in enumerate(held.index.pages, 1)},
+    )
+
+
+def retitle(catalog, title: str):
+    return fold(catalog, [put_episode("daily", "e07", episode_document(title, "2025-12-27T09:00:00Z"))], PAGED).after
+
+
+def test_an_edit_writes_its_page_alone_and_the_page_it_replaced_goes(source, s3):
+    store = CatalogStore(source, PAGED)
+    commit_catalog(source, daily_catalog(47), PAGED)
+    before = keys(source, "page")
+    assert before == named(store)[0] and len(before) == 5
+
+    written = []
+    s3.meta.events.register("before-parameter-build.s3.PutObject", lambda params, **_: written.append(params["Key"]))
+    held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
+    store.commit(held, retitle(held.catalog, "Retitled"))
+
+    assert [key.split("/")[-1].split("-")[:2] for key in written] == [["page", "2"], ["nearby", "2"], ["daily.json"]]
+    assert keys(source, "page") == named(store)[0] and len(keys(source, "page") ^ before) == 2
+    assert store.read("daily").catalog == retitle(daily_catalog(47), "Retitled")
+
+
+def test_a_commit_that_loses_its_race_leaves_only_what_the_winner_names(source):
+    store = CatalogStore(source, PAGED)
+    commit_catalog(source, daily_catalog(47), PAGED)
+    parts_before = keys(source, "nearby")
+    ours, theirs = store.read("daily"), store.read("daily")
+
+    store.commit(theirs, retitle(theirs.catalog, "Theirs"))
+    with pytest.raises(CatalogConflict):
+        store.commit(ours, retitle(ours.catalog, "Ours"))
+
+    pages, parts = named(store)
+    assert keys(source, "page") == pages
+    assert keys(source, "nearby") == parts | parts_before  # the replaced part goes with the next listings
+    assert store.read("daily").catalog == retitle(daily_catalog(47), "Theirs")
