@@ -18,7 +18,6 @@ from synthetic import episode_document, write_catalogue
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
-from podpages.catalog.staleness import all_listings
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
@@ -88,7 +87,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     # nearby index into parts.
     publisher = Publisher(stack.source, stack.site, settings)
     publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
-    publisher.write_nearby_index(catalog, all_listings(catalog, settings.feed_max_items))
+    publisher.write_nearby_index(catalog)
     plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
