@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from podpages.catalog.changes import Change
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex, StoredPage, join, page_key_name, page_names, split
 from podpages.catalog.model import Catalog
+from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.stored import leading_version
 from podpages.catalog.window import first_page
 from podpages.errors import CatalogConflict
@@ -51,29 +52,34 @@ class CatalogStore:
             self.source.delete_catalog_pages(show, before)
             return
         cut = split(catalog, self.settings.feed_max_items)
-        written = {page_key_name(page, digest) for page, (digest, _body) in cut.pages.items()} - before
-        for page, (digest, body) in cut.pages.items():
-            if page_key_name(page, digest) in written:
-                self.source.write_catalog_page(show, page_key_name(page, digest), body)
-        parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
-        for page, (digest, body) in cut.nearby.items():
-            if (page, digest) not in parts:  # the nearby index names it only once the listings are written
-                self.source.write_nearby_part(show, page, digest, body)
+        pages = {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
+        pages = {name: body for name, body in pages.items() if name not in before}
+        held_parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
+        parts = {
+            (page, digest): body for page, (digest, body) in cut.nearby.items() if (page, digest) not in held_parts
+        }
+        for name, body in pages.items():
+            self.source.write_catalog_page(show, name, body)
+        for (page, digest), body in parts.items():  # the nearby index names it once the listings are written
+            self.source.write_nearby_part(show, page, digest, body)
         try:
             self.source.write_catalog(show, cut.index, held.etag)
         except CatalogConflict:
-            winner = self.source.read_catalog(show)
-            kept = (
-                StoredIndex.model_validate_json(winner.body).pages
-                if winner and leading_version(winner.body) == LAYOUT_VERSION
-                else ()
-            )
-            named = {page_key_name(page, summary.digest) for page, summary in enumerate(kept, 1)}
-            self.source.delete_catalog_pages(show, written - named)
-            ours = {(page, digest) for page, (digest, _body) in cut.nearby.items()} - parts
-            self.source.delete_nearby_parts(show, ours - set(enumerate((summary.nearby for summary in kept), 1)))
+            self._take_back(show, set(pages), set(parts))
             raise
         self.source.delete_catalog_pages(show, before - cut.names)
+
+    def _take_back(self, show: str, pages: set[str], parts: set[tuple[int, str]]) -> None:
+        """After a lost race, delete the pages and nearby parts this commit wrote that the winner's
+        index does not name: the winner may have written the very same ones, named by their content."""
+        winner = self.source.read_catalog(show)
+        kept: tuple[PageSummary, ...] = ()
+        if winner and leading_version(winner.body) == LAYOUT_VERSION:
+            kept = StoredIndex.model_validate_json(winner.body).pages
+        self.source.delete_catalog_pages(
+            show, pages - {page_key_name(n, page.digest) for n, page in enumerate(kept, 1)}
+        )
+        self.source.delete_nearby_parts(show, parts - {(n, page.nearby) for n, page in enumerate(kept, 1)})
 
 
 def read_catalog(
