@@ -36,11 +36,15 @@ import boto3
 from moto import mock_aws
 
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_index
+from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.publish.catalog_store import CatalogStore
+from podpages.settings import Settings
+from podpages.storage.source_bucket import SourceBucket
 from support.events import nearby_request
 from support.lambda_context import LambdaContext
 from support.template import load_handler
 
+SETTINGS = Settings(site_url="https://podcasts.example.com")
 SUMMARY = "A week of changes to the project, told for people who build on it. " * 12
 EXCERPT = ["A paragraph of the transcript, as the page shows it. " * 6] * 4
 
@@ -70,23 +74,31 @@ def catalog_json(show: str, count: int) -> bytes:
 
 
 def stored_show(episodes: int) -> tuple[bytes, bytes]:
-    """The show's catalog and nearby index, put in moto's S3 as the render function leaves them."""
+    """The show's catalog and nearby index, put in moto's S3 as the render function leaves them: the
+    catalog cut into its index and frozen pages, the nearby index into its parts. Returns the whole
+    catalog's JSON, for its size, and the nearby index."""
     s3 = boto3.client("s3")
     s3.create_bucket(Bucket=os.environ["SOURCE_BUCKET"])
+    source = SourceBucket(s3, os.environ["SOURCE_BUCKET"])
     body = catalog_json("bench", episodes)
-    index = nearby_index(Catalog.model_validate_json(body))
-    s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.json", Body=body)
-    s3.put_object(Bucket=os.environ["SOURCE_BUCKET"], Key="catalog/bench.nearby.json", Body=index)
+    catalog = Catalog.model_validate_json(body)
+    store = CatalogStore(source, SETTINGS)
+    store.commit(store.read("bench"), catalog)
+    index = nearby_index(catalog, SETTINGS.feed_max_items, nearby_digests(catalog, SETTINGS.feed_max_items))
+    source.write_nearby_index("bench", index)
     return body, index
 
 
 def first_request(episodes: int) -> dict:
-    """The first request of a freshly imported handler; run in a process of its own (`--first-request`)."""
+    """The first request of a freshly imported handler, for the show's oldest episode; run in a process
+    of its own (`--first-request`)."""
     with mock_aws():
         body, index = stored_show(episodes)
         handler, module = load_handler("NearbyFunction")
-        calls = []
-        module.catalogs.source.client.meta.events.register("before-call.s3", lambda **_: calls.append(1))
+        calls, read = [], []
+        events = module.catalogs.source.client.meta.events
+        events.register("before-call.s3", lambda **_: calls.append(1))
+        events.register("after-call.s3.GetObject", lambda parsed, **_: read.append(parsed.get("ContentLength", 0)))
         started = time.perf_counter()
         response = handler(nearby_request("bench", "episode-00000"), LambdaContext())
         elapsed = time.perf_counter() - started
@@ -96,6 +108,7 @@ def first_request(episodes: int) -> dict:
         "nearby_index_mb": round(len(index) / 1e6, 2),
         "first_request_ms": round(elapsed * 1000),
         "first_request_s3_requests": len(calls),
+        "first_request_mb": round(sum(read) / 1e6, 3),
     }
 
 

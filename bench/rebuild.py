@@ -20,6 +20,7 @@ from podpages.cli.source_folder import read_source_folder
 from podpages.local import template
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
+from podpages.publish.catalog_store import CatalogStore
 from podpages.rebuild.queue import RebuildQueue
 from podpages.rebuild.request import EPISODES_PER_REQUEST, rebuild_requests
 from podpages.settings import Settings
@@ -31,7 +32,8 @@ def measure(episodes: int = 10_000) -> dict:
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     with LocalAws() as aws:
         stack = Stack(aws)
-        stack.source.write_catalog(catalog, None)
+        store = CatalogStore(stack.source, settings)  # the show as a publish leaves it
+        store.commit(store.read("bench"), catalog)
         requests = list(rebuild_requests(stack.source, ["bench"]))
         RebuildQueue(stack.sqs, stack.resources.rebuild_queue_url).send(requests)
         batch_size = int(template.queue_events("RenderFunction")["RebuildQueue"]["BatchSize"])
