@@ -77,19 +77,20 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
     frozen = frozen_pages(catalog.count, feed_max_items)
     if frozen < held:
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
-    page_of: dict[str, int] = {}  # the frozen page each held entry in one is on
-    for page in range(held + 1, frozen + 1):
-        for entry in _page_entries(catalog, page, size):
-            page_of[entry.slug] = page
+    held_pages = {page: _page_entries(catalog, page, size) for page in range(held + 1, frozen + 1)}
+    page_of = {entry.slug: page for page, entries in held_pages.items() for entry in entries}
+    companions: dict[int, list[Companion]] = {page: [] for page in held_pages}
+    for companion in catalog.companions:
+        if (page := page_of.get(companion.slug)) is not None:
+            companions[page].append(companion)
     summaries = list(catalog.earlier)
     pages: dict[int, tuple[str, bytes]] = {}
     nearby: dict[int, tuple[str, bytes]] = {}
-    for page in range(held + 1, frozen + 1):
-        entries = _page_entries(catalog, page, size)
-        companions = tuple(companion for companion in catalog.companions if page_of.get(companion.slug) == page)
-        body = StoredPage(show=catalog.show, page=page, episodes=entries, companions=companions).model_dump_json()
-        digest = hashlib.sha256(body.encode()).hexdigest()[:DIGEST_DIGITS]
-        pages[page] = (digest, body.encode())
+    for page, entries in held_pages.items():
+        stored = StoredPage(show=catalog.show, page=page, episodes=entries, companions=tuple(companions[page]))
+        body = stored.model_dump_json().encode()
+        digest = hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
+        pages[page] = (digest, body)
         part = nearby_part(catalog.show, page, entries)
         nearby[page] = (part_digest(part), part)
         summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
