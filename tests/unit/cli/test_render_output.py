@@ -183,3 +183,26 @@ def test_a_key_that_leaves_the_site_folder_is_refused_before_any_folder_is_made(
         SiteFolder(tmp_path / "site").apply([plain_text(key, "x")], [])
 
     assert not (tmp_path / "outside").exists() and not (tmp_path / "site" / "show").exists()
+
+
+def test_a_render_makes_no_folder_through_a_link_left_in_its_folder(tmp_path):
+    # Given a site folder holding a link, named as a show's folder, that leads outside it
+    out, outside = tmp_path / "site", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    (out / "show").symlink_to(outside, target_is_directory=True)
+
+    # When a page is written below it, Then the link is refused, and nothing is made outside
+    with pytest.raises(ValueError, match="leaves the site folder"):
+        SiteFolder(out).apply([plain_text("show/episode-1/index.html", "the page")], [])
+    assert list(outside.iterdir()) == []
+
+
+def test_a_render_writes_into_folders_that_an_earlier_render_or_the_user_made(tmp_path):
+    out = tmp_path / "site"
+    (out / "show" / "episode-1").mkdir(parents=True)
+
+    SiteFolder(out).apply([plain_text("show/episode-1/index.html", "one"), plain_text("show/index.html", "two")], [])
+
+    assert (out / "show" / "episode-1" / "index.html").read_text() == "one"
+    assert (out / "show" / "index.html").read_text() == "two"

@@ -136,3 +136,27 @@ def test_a_title_holding_a_unicode_line_or_paragraph_separator_is_not_one_line(s
         parse_episode(json.dumps(episode_document(title=f"One{separator}Two")).encode())
 
     assert fields(raised) == ["title"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bell\x07", "control character U+0007 at position 4"),
+        ("not a character \ufdd0", "noncharacter U+FDD0 at position 16"),
+        ("not a character \U0001fffe", "noncharacter U+1FFFE at position 16"),
+        ("\U0010ffff at the end of the last plane", "noncharacter U+10FFFF at position 0"),
+        # Text past the BMP is searched with the full list; text within it with the BMP's share.
+        ("an emoji \U0001f3a7 and a bell\x07", "control character U+0007 at position 21"),
+        ("an emoji \U0001f3a7 then \ufffe", "noncharacter U+FFFE at position 16"),
+    ],
+)
+def test_a_forbidden_character_is_named_with_its_position_whatever_plane_the_text_reaches(text, message):
+    with pytest.raises(ContractError, match=message.replace("+", r"\+")) as raised:
+        parse_episode(json.dumps(episode_document(summary=text)).encode())
+
+    assert fields(raised) == ["summary"]
+
+
+@pytest.mark.parametrize("text", ["plain ASCII", "café, naïve — “quoted”", "headphones \U0001f3a7 and \U00010000"])
+def test_text_with_no_forbidden_character_passes_whatever_plane_it_reaches(text):
+    assert parse_episode(json.dumps(episode_document(summary=text)).encode()).summary == text

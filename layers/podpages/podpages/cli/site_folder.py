@@ -7,6 +7,7 @@ the site stays, and a folder no render wrote into is never emptied."""
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -20,7 +21,7 @@ class SiteFolder:
     def __init__(self, root: Path):
         self.root = root
         self.manifest = root / MANIFEST
-        self._folders: set[Path] = set()  # folders made and found inside the root, so each is checked once
+        self._folders: set[Path] = set()  # folders made or found inside the root, so each is checked once
 
     def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
         self._record(item.key for item in puts)
@@ -74,18 +75,30 @@ class SiteFolder:
         return path
 
     def _path(self, key: str) -> Path:
-        """Where a key is written: in a folder inside the root, made if need be. Each folder is
-        resolved once, and `_write` follows no link in the file's own name, so no key, and no link
-        left in the folder, takes a write outside it."""
+        """Where a key is written: in a folder inside the root, made if need be. `_write` follows no
+        link in the file's own name, and `_folder` none on the way to it, so no key, and no link left
+        in the folder, takes a write outside it."""
+        if Path(key).is_absolute() or ".." in Path(key).parts:
+            raise ValueError(f"object key {key!r} leaves the site folder")
         path = self.root / key
-        folder = path.parent
-        if folder not in self._folders:
-            # Resolved before it is made: a link already in the folder that leads out is followed here.
-            if Path(key).is_absolute() or ".." in Path(key).parts or not _inside(folder.resolve(), self.root):
-                raise ValueError(f"object key {key!r} leaves the site folder")
-            folder.mkdir(parents=True, exist_ok=True)
-            self._folders.add(folder)
+        self._folder(path.parent, key)
         return path
+
+    def _folder(self, folder: Path, key: str) -> None:
+        """Make `folder` and those it lies in below the root, or find each a folder and not a link:
+        each once. A folder made here holds no link, so only one found is looked at."""
+        if folder in self._folders:
+            return
+        if folder == self.root:
+            folder.mkdir(parents=True, exist_ok=True)  # the root may be a link: the user named it
+        else:
+            self._folder(folder.parent, key)
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                    raise ValueError(f"object key {key!r} leaves the site folder: {folder} is not a folder") from None
+        self._folders.add(folder)
 
 
 def open_for_render(out: Path, source: Path, force: bool) -> SiteFolder:
