@@ -13,8 +13,8 @@ has no incremental build on disk: a change means building the whole site again.
 How: bench/synthetic.py writes the catalogue once, into memory (/dev/shm) where the machine has
 it, so that neither tool is timed against the disk's clean-up of the other's last output (see RAM).
 The script converts it into a Hugo site (content files from the same JSON, layouts and config
-from bench/hugo/) and then, round by round, times each tool in turn, swapping which goes first every round so that drift (thermal,
-page cache, noisy neighbours) hits both:
+from bench/hugo/) and then, round by round, times each tool in turn, swapping which goes first
+every round so that drift (thermal, page cache, noisy neighbours) hits both:
 
 - full: `hugo` into an empty output with its resources and cache removed, against
   `podpages render --force`; both are whole processes, start-up included;
