@@ -11,7 +11,8 @@ publish re-renders a constant number of objects while Hugo, outside its server's
 has no incremental build on disk: a change means building the whole site again.
 
 How: bench/synthetic.py writes the catalogue once, into memory (/dev/shm) where the machine has
-it, so that neither tool is timed against the disk's clean-up of the other's last output (see RAM).
+it, so that neither tool is timed against the disk's clean-up of the other's last output
+(see synthetic.RAM).
 The script converts it into a Hugo site (content files from the same JSON, layouts and config
 from bench/hugo/) and then, round by round, times each tool in turn, swapping which goes first
 every round so that drift (thermal, page cache, noisy neighbours) hits both:
@@ -38,11 +39,11 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import synthetic
 from synthetic import write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -58,11 +59,6 @@ SHOW = "bench"
 SITE_URL = "https://bench.example.com"
 HUGO_FILES = Path(__file__).resolve().parent / "hugo"  # config.toml and layouts/, copied into the site
 COVER = Path(__file__).resolve().parent.parent / "templates" / "cover.png"  # the feed's default artwork
-# Both tools read and write in memory where the machine offers it. On a disk, each round would pay
-# for the files the last one deleted: on the ext4 of the machines this was built on, writing the same
-# 20,000 files took 2.3, 9.8, 17.6, 19.5 and 20.2 s, each time after deleting the last copy, all of
-# it kernel time; Hugo and podpages slowed alike, round by round, and the ratio timed the disk.
-RAM = Path("/dev/shm")
 FULL_TARGET = 0.35  # podpages full render / Hugo full build
 INCREMENTAL_TARGET = 1 / 20  # podpages single publish / Hugo rebuild
 
@@ -278,8 +274,11 @@ def machine() -> dict:
 def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None) -> dict:
     """Time both tools on a show of `episodes` episodes, `rounds` times each; see the module."""
     if workdir is None:
-        with tempfile.TemporaryDirectory(prefix="hugo-compare-", dir=RAM if RAM.is_dir() else None) as temporary:
-            return compare(episodes, rounds, Path(temporary))
+        temporary = synthetic.workdir("hugo-compare-")
+        try:
+            return compare(episodes, rounds, temporary)
+        finally:
+            shutil.rmtree(temporary, ignore_errors=True)
     source, site = workdir / "source", workdir / "hugo-site"
     hugo_out, podpages_out = workdir / "hugo-out", workdir / "podpages-out"
     settings = Settings(site_url=SITE_URL)
@@ -323,7 +322,7 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
         | {
             "load_average_before": load_before,
             "load_average_after": os.getloadavg(),
-            "files_in_memory": workdir.resolve().is_relative_to(RAM),
+            "files_in_memory": workdir.resolve().is_relative_to(synthetic.RAM),
         },
         "episodes": episodes,
         "rounds": rounds,

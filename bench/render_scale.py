@@ -1,5 +1,6 @@
 """How `podpages render` grows with the show: its time and its peak memory at 10,000 and 100,000
-episodes, each in a fresh process, with the workers it takes by default.
+episodes, each in a fresh process, with the workers it takes by default, reading and writing in
+memory where the machine offers it (see synthetic.RAM).
 
     PYTHONPATH=tests python bench/render_scale.py        (make bench runs it with the rest)
 """
@@ -7,19 +8,17 @@ episodes, each in a fresh process, with the workers it takes by default.
 import json
 import shutil
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from publishing import SITE_URL, max_rss
-from synthetic import write_catalogue
+from synthetic import workdir, write_catalogue
 
 SIZES = (10_000, 100_000)
 
 
 def render(episodes: int) -> dict:
     """One render of a generated show of `episodes`, timed from outside, as a user waits for it."""
-    work = Path(tempfile.mkdtemp())
+    work = workdir("render-scale-")
     try:
         source = write_catalogue(work / "source", episodes)
         command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(work / "site")]

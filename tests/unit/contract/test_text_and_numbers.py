@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from podpages.contract.documents import parse_episode, parse_show
+from podpages.contract.documents import parse_episode, parse_show, transcript_of
 from podpages.contract.source_keys import parse_source_key
 from podpages.errors import ContractError
 from support.catalogs import episode_document, show_document
@@ -160,3 +160,17 @@ def test_a_forbidden_character_is_named_with_its_position_whatever_plane_the_tex
 @pytest.mark.parametrize("text", ["plain ASCII", "café, naïve — “quoted”", "headphones \U0001f3a7 and \U00010000"])
 def test_text_with_no_forbidden_character_passes_whatever_plane_it_reaches(text):
     assert parse_episode(json.dumps(episode_document(summary=text)).encode()).summary == text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        json.dumps(episode_document(transcript="Cafe\u0301 and cafe\u0301.\n\nA second paragraph.")).encode(),
+        json.dumps(episode_document(transcript="\u00e9 \U0001f3a7 <b>&amp;</b> \\u0041"), ensure_ascii=True).encode(),
+        json.dumps(episode_document(transcript="plain"), ensure_ascii=False, indent=2).encode(),
+        json.dumps(episode_document()).encode(),  # none at all
+    ],
+)
+def test_a_transcript_read_again_is_the_one_the_model_keeps(body):
+    # A render reads each transcript again from its file when it writes it: NFC, escapes decoded, as parsed
+    assert transcript_of(body) == parse_episode(body).transcript

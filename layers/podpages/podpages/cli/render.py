@@ -15,9 +15,13 @@ from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, everything
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
-from podpages.cli.workers import RUNS_PER_WORKER, chunks, worker_map
+from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worker_map
 from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan
 from podpages.settings import Settings
+
+# Each run's pages are held until its files are written: at most this many episodes' worth, so that
+# a worker's memory does not grow with the show.
+LONGEST_RUN = 1_000
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ def render_folder(
     root: Path, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
 ) -> tuple[SourceFolder, int]:
     """Read `root`, render its site into `site`; the folder as read, and how many files were written."""
-    with worker_map(workers) as run:
+    with worker_map(workers) as run, lasting_objects():
         source = read_source_folder(root, settings, run)
     global _render
     _render = Render(source, settings, site)
@@ -44,7 +48,8 @@ def render_folder(
     with worker_map(workers) as run:
         for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
             refresh = everything(catalog, settings.feed_max_items)
-            runs = chunks(sorted(refresh.episodes), workers * RUNS_PER_WORKER)
+            episodes = sorted(refresh.episodes)
+            runs = chunks(episodes, max(workers * RUNS_PER_WORKER, -(-len(episodes) // LONGEST_RUN)))
             # The listings and feed first, as a task of their own: one worker takes them while the
             # others begin on the pages.
             listings = all_listings(catalog, settings.feed_max_items)

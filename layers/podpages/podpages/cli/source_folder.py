@@ -1,33 +1,58 @@
 """A folder laid out like the source bucket (`episodes/<show>/<episode>.json` with its companion
 transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from podpages.catalog.changes import Change, EpisodePut, ShowPut, TranscriptPut, put
+from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
-from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid, default_show, guid_taken
+from podpages.catalog.model import Catalog, CatalogEntry, default_show, guid_taken
 from podpages.cli.workers import Map
 from podpages.contract.companion_transcripts import Cue
-from podpages.contract.documents import Show
+from podpages.contract.documents import Show, transcript_of
 from podpages.contract.serial import serial_problems
 from podpages.contract.source_keys import (
     COMPANION_SUFFIXES,
     EPISODES_PREFIX,
     METADATA_SUFFIX,
     SHOWS_PREFIX,
+    SourceKey,
     parse_source_key,
 )
 from podpages.errors import ContractError, Problem
 from podpages.settings import Settings
 
 
+class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
+    """Upload key -> what it publishes as a transcript: a companion's cues, or an episode JSON's text.
+    The text is read again from its file when asked for, so that no one process holds every
+    transcript of a large show (373 MB of the 1.2 GB a render of 100,000 episodes peaked at)."""
+
+    def __init__(self) -> None:
+        self.cues: dict[str, tuple[Cue, ...]] = {}
+        self.episode_files: dict[str, Path] = {}  # episode uploads that hold a transcript
+
+    def __getitem__(self, key: str) -> str | tuple[Cue, ...]:
+        if key in self.cues:
+            return self.cues[key]
+        text = transcript_of(self.episode_files[key].read_bytes())
+        if text is None:
+            raise ContractError([Problem("transcript", f"is gone from {key} since it was read")])
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.cues.keys() | self.episode_files.keys())
+
+    def __len__(self) -> int:
+        return len(self.cues) + len(self.episode_files)
+
+
 @dataclass
 class SourceFolder:
     catalogs: dict[str, Catalog] = field(default_factory=dict)
-    # upload key -> what it publishes as a transcript: an episode JSON's text, or a companion's cues
-    transcripts: dict[str, str | tuple[Cue, ...]] = field(default_factory=dict)
+    transcripts: Transcripts = field(default_factory=Transcripts)
     problems: list[tuple[Path, Problem]] = field(default_factory=list)
 
 
@@ -77,31 +102,29 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
     documents: dict[str, Show] = {}
     episodes = sorted(path for path in (root / "episodes").glob("*/*") if path.suffix in UPLOAD_SUFFIXES)
     files = [*sorted((root / "shows").glob("*.json")), *episodes]
-    for path, change in zip(files, run(_read_or_refuse, files), strict=True):
-        if isinstance(change, tuple):  # refused
-            folder.problems += [(path, problem) for problem in change]
+    reads = run(partial(_read_or_refuse, excerpt_chars=settings.excerpt_chars), files)
+    for path, read in zip(files, reads, strict=True):
+        if isinstance(read, tuple):  # refused
+            folder.problems += [(path, problem) for problem in read]
             continue
-        show = change.source.show
-        if isinstance(change, ShowPut):
-            documents[show] = change.show
+        show = read.source.show
+        if isinstance(read, ShowPut):
+            documents[show] = read.show
             continue
-        if isinstance(change, TranscriptPut):
-            folder.transcripts[change.source.key] = change.cues
-            record = Companion.of(change.source, change.cues, change.sequencer, settings.excerpt_chars)
+        if isinstance(read, TranscriptPut):
+            folder.transcripts.cues[read.source.key] = read.cues
+            record = Companion.of(read.source, read.cues, read.sequencer, settings.excerpt_chars)
             companions.setdefault(show, []).append(record)
             continue
-        if problems := serial_problems(documents.get(show) or default_show(show), change.episode):
+        if problems := serial_problems(documents.get(show) or default_show(show), read.entry.episode):
             folder.problems += [(path, problem) for problem in problems]  # show documents are read first
             continue
-        if problem := _guid_taken(change, guids):
+        if problem := _guid_taken(read, guids):
             folder.problems.append((path, problem))  # the first file in key order keeps it
             continue
-        slug = change.source.episode_slug
-        entries.setdefault(show, []).append(
-            CatalogEntry.of(show, slug, change.episode, change.sequencer, settings.excerpt_chars)
-        )
-        if change.episode.transcript is not None:
-            folder.transcripts[change.source.key] = change.episode.transcript
+        entries.setdefault(show, []).append(read.entry)
+        if read.entry.transcript:
+            folder.transcripts.episode_files[read.source.key] = path
     for show in sorted(documents.keys() | entries.keys() | companions.keys()):
         folder.catalogs[show] = _first_publish(
             show, documents.get(show), entries.get(show, []), companions.get(show, [])
@@ -109,20 +132,34 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
     return folder
 
 
-def _read_or_refuse(path: Path) -> Change | tuple[Problem, ...]:
-    """The file's change, or what is wrong with it: a result that crosses between processes."""
+@dataclass(frozen=True)
+class ReadEpisode:
+    """An episode file as a worker reads it: the catalog entry it makes. Its transcript stays in
+    the file (see `Transcripts`)."""
+
+    source: SourceKey
+    entry: CatalogEntry
+
+
+def _read_or_refuse(path: Path, excerpt_chars: int) -> ReadEpisode | ShowPut | TranscriptPut | tuple[Problem, ...]:
+    """What the file holds, or what is wrong with it: a result that crosses between processes. An
+    episode's entry is made here, its excerpt cut and its notes rendered, so that the workers share
+    that work; the process that gathers the results is the one all of them wait on."""
     try:
-        return read_change(path)
+        change = read_change(path)
     except ContractError as error:
         return tuple(error.problems)
+    if not isinstance(change, EpisodePut):
+        return change
+    source = change.source
+    entry = CatalogEntry.of(source.show, source.episode_slug, change.episode, change.sequencer, excerpt_chars)
+    return ReadEpisode(source, entry)
 
 
-def _guid_taken(change: EpisodePut, guids: dict[str, dict[str, str]]) -> Problem | None:
-    """Why `change` cannot be published beside the episodes read before it: another has its GUID."""
-    show, slug = change.source.show, change.source.episode_slug
-    guid = change.episode.guid or default_episode_guid(show, slug)
-    owner = guids.setdefault(show, {}).setdefault(guid, slug)
-    return None if owner == slug else guid_taken(guid, owner)
+def _guid_taken(read: ReadEpisode, guids: dict[str, dict[str, str]]) -> Problem | None:
+    """Why the episode cannot be published beside the episodes read before it: another has its GUID."""
+    owner = guids.setdefault(read.source.show, {}).setdefault(read.entry.guid, read.entry.slug)
+    return None if owner == read.entry.slug else guid_taken(read.entry.guid, owner)
 
 
 def _first_publish(

@@ -218,6 +218,14 @@ def parse_episode(body: bytes) -> Episode:
     return _parse(Episode, body)
 
 
+def transcript_of(body: bytes) -> str | None:
+    """The transcript of an episode document that `parse_episode` accepted, read again without checking
+    the rest: the JSON string as the model keeps it, in Normalization Form C. A render reads each
+    transcript again when it writes it, rather than hold every one of them."""
+    text = json.loads(body).get("transcript")
+    return None if text is None else nfc(text)
+
+
 def parse_show(body: bytes) -> Show:
     return _parse(Show, body)
 
