@@ -1,6 +1,7 @@
 """Episode durations: ISO 8601 in, seconds and human-readable text out."""
 
 from datetime import timedelta
+from functools import lru_cache
 
 import isodate
 
@@ -30,6 +31,7 @@ def parse_duration(value: object) -> timedelta:
     return duration
 
 
+@lru_cache(maxsize=4096)  # a page prints its episode's duration so three times, and isodate takes its time
 def iso_duration(duration: timedelta) -> str:
     """The canonical ISO 8601 form, as `<time datetime>` and JSON-LD want it: `PT1H30M`."""
     return str(isodate.duration_isoformat(duration))

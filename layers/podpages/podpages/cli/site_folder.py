@@ -5,6 +5,7 @@ a line), each before it is written, so that even an interrupted render is listed
 a render (`--force`) deletes what its manifest lists and nothing else: a file a user put beside
 the site stays, and a folder no render wrote into is never emptied."""
 
+import contextlib
 import json
 import os
 import stat
@@ -21,14 +22,15 @@ class SiteFolder:
     def __init__(self, root: Path):
         self.root = root
         self.manifest = root / MANIFEST
-        self._folders: set[Path] = set()  # folders made or found inside the root, so each is checked once
+        self._folders: set[str] = set()  # folders made or found inside the root, so each is checked once
 
     def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
         self._record(item.key for item in puts)
         for item in puts:
             _write(self._path(item.key), item.body)
         for key in deletes:
-            self._path(key).unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path(key))
 
     def remove_render(self) -> None:
         """Delete the files the manifest lists, the folders that leaves empty, and the manifest."""
@@ -74,27 +76,28 @@ class SiteFolder:
             raise UsageError(f"{self.manifest} lists {key!r}, outside {self.root}; clear {self.root} by hand")
         return path
 
-    def _path(self, key: str) -> Path:
+    def _path(self, key: str) -> str:
         """Where a key is written: in a folder inside the root, made if need be. `_write` follows no
         link in the file's own name, and `_folder` none on the way to it, so no key, and no link left
-        in the folder, takes a write outside it."""
-        if Path(key).is_absolute() or ".." in Path(key).parts:
+        in the folder, takes a write outside it. Paths are plain strings here: a render writes one
+        for each of tens of thousands of files."""
+        if key.startswith("/") or ".." in key.split("/"):
             raise ValueError(f"object key {key!r} leaves the site folder")
-        path = self.root / key
-        self._folder(path.parent, key)
+        path = os.path.join(self.root, key)
+        self._folder(os.path.dirname(path), key)
         return path
 
-    def _folder(self, folder: Path, key: str) -> None:
+    def _folder(self, folder: str, key: str) -> None:
         """Make `folder` and those it lies in below the root, or find each a folder and not a link:
         each once. A folder made here holds no link, so only one found is looked at."""
         if folder in self._folders:
             return
-        if folder == self.root:
-            folder.mkdir(parents=True, exist_ok=True)  # the root may be a link: the user named it
+        if folder == os.fspath(self.root):
+            os.makedirs(folder, exist_ok=True)  # the root may be a link: the user named it
         else:
-            self._folder(folder.parent, key)
+            self._folder(os.path.dirname(folder), key)
             try:
-                folder.mkdir()
+                os.mkdir(folder)
             except FileExistsError:
                 if not stat.S_ISDIR(os.lstat(folder).st_mode):
                     raise ValueError(f"object key {key!r} leaves the site folder: {folder} is not a folder") from None
@@ -148,7 +151,7 @@ def _home() -> Path | None:
         return None
 
 
-def _write(path: Path, body: bytes) -> None:
+def _write(path: str, body: bytes) -> None:
     """Write the file anew, refusing to follow a link in its name."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
     with os.fdopen(descriptor, "wb") as file:
