@@ -32,7 +32,7 @@ class Refresh:
     # With listings: the most sitemap parts the site may hold for the show, so that those past
     # the catalog's own, left by a show that has shrunk, are deleted.
     sitemap_parts: int = 0
-    archives: set[int] = field(default_factory=set)  # with listings: the feed's archive pages to write
+    archives: set[int] = field(default_factory=set)  # the feed's archive pages to write
     archive_pages: int = 0  # with listings: the most archive pages the site may hold, likewise
     frozen: set[int] = field(default_factory=set)  # with listings: the frozen pages whose sitemap part to write
 

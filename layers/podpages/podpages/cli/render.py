@@ -8,7 +8,7 @@ workers.
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from podpages.catalog.sitemap_parts import sitemap_parts
@@ -19,9 +19,12 @@ from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worke
 from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan
 from podpages.settings import Settings
 
-# Each run's pages are held until its files are written: at most this many episodes' worth, so that
-# a worker's memory does not grow with the show.
-LONGEST_RUN = 1_000
+# A run's files are held until they are written; so that a worker's memory does not grow with the
+# show, a run holds at most so many episodes' pages, year archives or feed archives (of up to 1,000
+# items each).
+EPISODES_PER_RUN = 1_000
+YEARS_PER_RUN = 20
+ARCHIVES_PER_RUN = 10
 
 
 @dataclass(frozen=True)
@@ -48,12 +51,15 @@ def render_folder(
     with worker_map(workers) as run:
         for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
             refresh = everything(catalog, settings.feed_max_items)
-            episodes = sorted(refresh.episodes)
-            runs = chunks(episodes, max(workers * RUNS_PER_WORKER, -(-len(episodes) // LONGEST_RUN)))
-            # The listings and feed first, as a task of their own: one worker takes them while the
-            # others begin on the pages.
             listings = all_listings(catalog, settings.feed_max_items)
-            written += sum(run(_write, [(show, listings), *((show, part(refresh, slugs)) for slugs in runs)]))
+            # The show page, sitemaps and feed first, as a task of their own: one worker takes them
+            # while the others begin on the year archives, the feed's archives and the pages.
+            tasks = [replace(listings, years=set(), archives=set())]
+            years, archives = sorted(listings.years), sorted(listings.archives)
+            tasks += [Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)]
+            tasks += [Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)]
+            tasks += [part(refresh, slugs) for slugs in runs(sorted(refresh.episodes), workers, EPISODES_PER_RUN)]
+            written += sum(run(_write, [(show, task) for task in tasks]))
             say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
     plan = site_plan(
         {show: sitemap_parts(catalog, settings.feed_max_items) for show, catalog in source.catalogs.items()}, settings
@@ -61,6 +67,11 @@ def render_folder(
     site.apply(plan.puts, plan.deletes)
     say(f"[{len(source.catalogs) + 1}/{len(source.catalogs) + 1}] site files: {len(plan.puts)} files")
     return source, written + len(plan.puts)
+
+
+def runs[T](items: Sequence[T], workers: int, longest: int) -> list[Sequence[T]]:
+    """`items` in runs of at most `longest`, and a few to each worker, to even out their pace."""
+    return chunks(items, max(workers * RUNS_PER_WORKER, -(-len(items) // longest)))
 
 
 def part(refresh: Refresh, slugs: Sequence[str]) -> Refresh:

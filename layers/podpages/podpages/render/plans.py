@@ -105,10 +105,12 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
 
 
 def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """The show's feed, written after its other listings and its archive pages: while the feed is
-    current, so are they. Archive pages past the catalog's own, left by a show that has shrunk, go."""
+    """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself,
+    written after its other listings and its archive pages: while the feed is current, so are they.
+    Archive pages past the catalog's own, left by a show that has shrunk, go."""
+    archives = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
     if not refresh.listings:
-        return Plan()
+        return Plan(puts=archives)
     show = catalog.show
     gone = [
         site_paths.object_key(site_paths.feed_archive(show, page))
@@ -116,7 +118,6 @@ def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
     ]
     if catalog.is_empty:
         return Plan(deletes=[*gone, site_paths.object_key(site_paths.feed(show))])
-    archives = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
     return Plan(puts=[*archives, feed(catalog, settings)], deletes=gone)
 
 
