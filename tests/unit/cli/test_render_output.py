@@ -12,7 +12,10 @@ import pytest
 
 from podpages.cli.main import main
 from podpages.cli.site_folder import MANIFEST, SiteFolder
+from podpages.cli.source_folder import read_source_folder
 from podpages.render.site_objects import plain_text
+from podpages.render.whole_site import render_site
+from podpages.settings import Settings
 from support.catalogs import SITE_URL
 from support.paths import EXAMPLES
 
@@ -148,14 +151,19 @@ def test_a_forced_render_refuses_a_manifest_that_lists_a_file_outside_its_folder
     assert (code, "outside" in capsys.readouterr().err, outside.read_text()) == (2, True, "mine")
 
 
-def test_the_output_is_the_same_byte_for_byte_whatever_the_number_of_workers(source, tmp_path):
+@pytest.mark.parametrize("feed_max_items", ["1000", "2"])
+def test_the_output_is_the_same_byte_for_byte_whatever_the_number_of_workers(source, tmp_path, feed_max_items):
     # In a process of its own, as a user runs it: the workers fork it, which a test process with
-    # threads of its own must not be.
+    # threads of its own must not be. With feeds of 2, the feed's archives and the year archives
+    # are shared out in runs of their own.
     for out, workers in (("one", "1"), ("three", "3")):
         command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(tmp_path / out)]
-        subprocess.run([*command, "--site-url", SITE_URL, "--workers", workers], check=True, capture_output=True)
+        options = ["--site-url", SITE_URL, "--workers", workers, "--feed-max-items", feed_max_items]
+        subprocess.run([*command, *options], check=True, capture_output=True)
 
     one, three = contents(tmp_path / "one"), contents(tmp_path / "three")
+    archives = [key for key in one if "/feed-archive-" in key]
+    assert (len(archives) >= 6) == (feed_max_items == "2"), archives
     # The manifest lists each file once, in the order the workers wrote them.
     manifests = [sorted(folder.pop(MANIFEST).decode().splitlines()) for folder in (one, three)]
     assert one == three and len(one) > 50
@@ -206,3 +214,22 @@ def test_a_render_writes_into_folders_that_an_earlier_render_or_the_user_made(tm
 
     assert (out / "show" / "episode-1" / "index.html").read_text() == "one"
     assert (out / "show" / "index.html").read_text() == "two"
+
+
+def test_a_render_on_workers_is_the_from_scratch_render_the_publish_path_is_held_to(source, tmp_path):
+    # Given feeds of 2, so that the pages, the year archives and the feed's archives are each
+    # shared out among 3 workers in runs of their own
+    settings = Settings(site_url=SITE_URL, feed_max_items=2)
+    command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(tmp_path / "site")]
+    subprocess.run([*command, "--site-url", SITE_URL, "--workers", "3", "--feed-max-items", "2"], check=True)
+
+    # Then the folder holds exactly what `render.whole_site` renders, byte for byte
+    folder = read_source_folder(source, settings)
+    expected = {
+        item.key: item.body
+        for _show, plan in render_site(folder.catalogs, folder.transcripts, settings)
+        for item in plan.puts
+    }
+    written = contents(tmp_path / "site")
+    written.pop(MANIFEST)
+    assert written == expected and len([key for key in expected if "/feed-archive-" in key]) >= 6
