@@ -7,8 +7,8 @@ A new newest episode reads no frozen page, so the show is stored as a publish fi
 index (the head's entries, each at its maximum, and a summary of each frozen page) and the nearby
 index. Each function's work then runs in a fresh process of its own, from those bytes, as the
 function makes it: the render function parses the index, folds the upload into it and renders what
-it makes stale, the feed of `FEED_MAX_ITEMS` included; the nearby function answers for the newest
-episode. Not part of `make bench` yet: it prints its figures.
+it makes stale, the feed of `FEED_MAX_ITEMS` included (`publishing.PEAK`, as for the synthetic
+show); the nearby function answers for the newest episode. `make bench` runs it with the rest.
 """
 
 import argparse
@@ -19,7 +19,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from publishing import max_rss
+from publishing import PEAK, max_rss
 from synthetic import START, episode_document, text
 
 from podpages.catalog.feed_archives import archive_size, frozen_pages
@@ -115,27 +115,6 @@ def _summary(page: int, size: int) -> PageSummary:
     )
 
 
-PUBLISH = """
-import sys
-from pathlib import Path
-from podpages.catalog.changes import transcripts_in
-from podpages.catalog.fold import fold
-from podpages.catalog.layout import StoredIndex, join
-from podpages.catalog.nearby_index import nearby_digests, nearby_index
-from podpages.catalog.window import first_page
-from podpages.cli.source_folder import read_change
-from podpages.render.plans import show_plan
-from podpages.settings import Settings
-settings = Settings(site_url="http://127.0.0.1:3000")
-index = StoredIndex.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
-change = read_change(Path(sys.argv[2]))
-assert first_page(index, [change], settings) == len(index.pages) + 1  # no frozen page to read
-update = fold(join(index, {}), [change], settings)
-plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
-nearby_index(update.after, settings.feed_max_items, nearby_digests(update.after, settings.feed_max_items))
-print(len(plan.puts))
-"""
-
 NEARBY = """
 import sys
 from pathlib import Path
@@ -158,7 +137,7 @@ def measure(episodes: int = 100_000) -> dict:
         "episodes": episodes,
         **sizes,
         "render_function_publish_max_rss_mb": max_rss(
-            [sys.executable, "-c", PUBLISH, str(folder / "index.json"), str(upload)]
+            [sys.executable, "-c", PEAK, str(folder / "index.json"), str(upload)]
         ),
         "nearby_function_request_max_rss_mb": max_rss([sys.executable, "-c", NEARBY, str(folder / "nearby.json")]),
     }

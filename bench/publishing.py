@@ -17,6 +17,7 @@ from synthetic import episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
+from podpages.catalog.layout import split
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
@@ -153,31 +154,36 @@ def backfill(stack: Stack, uploads: int = 1000, batch_size: int = 100) -> dict:
 
 
 PEAK = """
-import json, sys
+import sys
 from pathlib import Path
-from podpages.catalog.model import Catalog
-from podpages.settings import Settings
-from podpages.render.plans import show_plan
-from podpages.catalog.fold import fold
-from podpages.cli.source_folder import read_change
 from podpages.catalog.changes import transcripts_in
+from podpages.catalog.fold import fold
+from podpages.catalog.layout import StoredIndex, join
+from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.window import first_page
+from podpages.cli.source_folder import read_change
+from podpages.render.plans import show_plan
+from podpages.settings import Settings
 settings = Settings(site_url="http://127.0.0.1:3000")
-catalog = Catalog.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
+index = StoredIndex.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
 change = read_change(Path(sys.argv[2]))
-update = fold(catalog, [change], settings)
+assert first_page(index, [change], settings) == len(index.pages) + 1  # no frozen page to read
+update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+nearby_index(update.after, settings.feed_max_items, nearby_digests(update.after, settings.feed_max_items))
 print(len(plan.puts))
 """
 
 
 def peak_memory(episodes: int = 10_000) -> dict:
     """Max RSS of a publish into a show of `episodes` as the render function makes it (parse the
-    catalog, fold, render the stale pages, the feed and the sitemap), and of `podpages render` of
-    the whole show from its files."""
+    catalog's index, fold, render the stale pages, the feed, the sitemap and the nearby index), and
+    of `podpages render` of the whole show from its files."""
     settings = Settings(site_url=SITE_URL)
     folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
-    catalog_file = Path(tempfile.mkdtemp()) / "catalog.json"
-    catalog_file.write_text(read_source_folder(folder, settings).catalogs["bench"].model_dump_json())
+    catalog_file = Path(tempfile.mkdtemp()) / "catalog.json"  # the index a publish of a new newest episode reads
+    catalog = read_source_folder(folder, settings).catalogs["bench"]
+    catalog_file.write_bytes(split(catalog, settings.feed_max_items).index)
     new = Path(tempfile.mkdtemp()) / "episodes" / "bench" / f"episode-{episodes:05d}.json"
     new.parent.mkdir(parents=True)
     new.write_text(json.dumps(episode_document(episodes)))
@@ -188,7 +194,7 @@ def peak_memory(episodes: int = 10_000) -> dict:
     )
     return {
         "episodes": episodes,
-        "catalog_json_mb": round(catalog_file.stat().st_size / 1e6, 1),
+        "catalog_index_mb": round(catalog_file.stat().st_size / 1e6, 1),
         "single_publish_max_rss_mb": publish,
         "full_render_max_rss_mb": render,
     }

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cold_start
+import contract_max
 import nearby_warm
 import publishing
 import rebuild
@@ -176,6 +177,17 @@ def rows(results: dict) -> list[Row]:
                 large["max_rss_mb"] < 1024,
             ),
         ]
+    if maximal := results.get("contract_max"):
+        publish, request = maximal["render_function_publish_max_rss_mb"], maximal["nearby_function_request_max_rss_mb"]
+        table.append(
+            Row(
+                f"peak memory at {maximal['episodes']:,} episodes of the contract's maximum "
+                f"({maximal['catalog_entry_kb']} KB an entry): a publish / a nearby request",
+                f"{publish} MB / {request} MB",
+                "each at most 256 MB",
+                max(publish, request) <= 256,
+            )
+        )
     return table
 
 
@@ -219,6 +231,7 @@ def main() -> None:
     results["nearby"] = nearby_warm.measure(largest, 500 if quick else 5_000)
     results["rebuild"] = rebuild.measure(largest)
     results["render_scale"] = render_scale.measure((1_000, 10_000) if quick else render_scale.SIZES)
+    results["contract_max"] = contract_max.measure(10_000 if quick else 100_000)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     host = results["machine"]
     print(f"machine: {host['cpus']} CPUs, {host['memory_gb']} GB, Python {host['python']}")
