@@ -43,8 +43,17 @@ def render_folder(
     root: Path, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
 ) -> tuple[SourceFolder, int]:
     """Read `root`, render its site into `site`; the folder as read, and how many files were written."""
-    with worker_map(workers) as run, lasting_objects():
-        source = read_source_folder(root, settings, run)
+    with lasting_objects() as made:
+        with worker_map(workers) as run:
+            source = read_source_folder(root, settings, run)
+        made()
+        return source, _render_site(source, settings, site, workers, say)
+
+
+def _render_site(
+    source: SourceFolder, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
+) -> int:
+    """Render the catalogs of `source` into `site` on `workers`; how many files were written."""
     global _render
     _render = Render(source, settings, site)
     written = 0
@@ -66,7 +75,7 @@ def render_folder(
     )
     site.apply(plan.puts, plan.deletes)
     say(f"[{len(source.catalogs) + 1}/{len(source.catalogs) + 1}] site files: {len(plan.puts)} files")
-    return source, written + len(plan.puts)
+    return written + len(plan.puts)
 
 
 def runs[T](items: Sequence[T], workers: int, longest: int) -> list[Sequence[T]]:
