@@ -235,15 +235,20 @@ def build_image(environment: dict[str, str]) -> str:
     if not present and (shutil.which("debootstrap") is None or os.geteuid() != 0):
         raise Unavailable(f"the image {IMAGE} is not built, and building it takes root and debootstrap ({APT})")
     result = run([str(BUILD_IMAGE), IMAGE], environment | {"BOTO3_VERSION": boto3.__version__}, timeout=900)
-    bridge = subprocess.run(
-        ["docker", "network", "inspect", "bridge", "--format", "{{range .IPAM.Config}}{{.Gateway}}{{end}}"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    if bridge != GATEWAY:
+    if (bridge := bridge_gateway()) != GATEWAY:
         raise RuntimeError(f"docker0 is {bridge}, but the image's AWS_ENDPOINT_URL names {GATEWAY}")
     return result.stdout.strip()
+
+
+def bridge_gateway() -> str:
+    """The default bridge's gateway, where the functions' containers reach the host. On a daemon's
+    very first start (no network store yet), Docker 20.10's `network inspect` names the subnet but
+    not the gateway; the bridge interface carries it then."""
+    inspect = ["docker", "network", "inspect", "bridge", "--format", "{{range .IPAM.Config}}{{.Gateway}}{{end}}"]
+    if gateway := subprocess.run(inspect, capture_output=True, text=True, check=True).stdout.strip():
+        return gateway
+    shown = subprocess.run(["ip", "-4", "-o", "addr", "show", "docker0"], capture_output=True, text=True).stdout.split()
+    return shown[shown.index("inet") + 1].split("/")[0] if "inet" in shown else ""
 
 
 def sam_build(sam: str, environment: dict[str, str]) -> None:
