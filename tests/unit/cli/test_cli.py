@@ -1,11 +1,13 @@
 """`podpages validate` and `podpages render`, run as a user runs them."""
 
+import gc
 import json
 import shutil
+import sys
 
 import pytest
 
-from podpages.cli.main import main
+from podpages.cli.main import command, main
 from support.catalogs import SITE_URL, episode_document
 from support.paths import EXAMPLES
 
@@ -26,6 +28,20 @@ def write(path, document):
 def test_validate_passes_the_examples(capsys):
     assert main(["validate", str(EXAMPLES)]) == 0
     assert "27 checked, 27 valid, 0 invalid" in capsys.readouterr().err
+
+
+def test_the_command_exits_with_the_status_of_main_and_leaves_what_it_made_frozen(tmp_path, monkeypatch):
+    bad = write(tmp_path / "episodes" / "show" / "bad.json", episode_document(title=""))
+    monkeypatch.setattr(sys, "argv", ["podpages", "validate", str(bad)])
+    before = gc.get_freeze_count()
+
+    with pytest.raises(SystemExit) as exit:
+        command()
+
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    assert exit.value.code == 1
+    assert frozen > before  # the collection at exit passes over them
 
 
 def test_validate_prints_one_path_field_message_line_per_problem_and_exits_1(tmp_path, capsys):

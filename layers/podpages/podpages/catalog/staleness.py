@@ -53,25 +53,26 @@ class Refresh:
 
 
 def transcript_update(catalog: Catalog, slug: str, had_companion: bool) -> TranscriptUpdate:
-    """The transcript files the episode has in `catalog`: its companion's wins over its JSON's text."""
+    """The transcript files the episode has in `catalog`."""
     entry = catalog.entry(slug)
-    if entry is None:
-        return TranscriptUpdate(None, had_companion)
-    if companion := catalog.companion(slug):
-        return TranscriptUpdate(companion.key(catalog.show), had_companion)
-    if entry.transcript:
-        return TranscriptUpdate(SourceKey(Kind.EPISODE, catalog.show, slug).key, had_companion)
-    return TranscriptUpdate(None, had_companion)
+    return TranscriptUpdate(transcript_source(catalog, entry) if entry else None, had_companion)
+
+
+def transcript_source(catalog: Catalog, entry: CatalogEntry) -> str | None:
+    """The key of the upload the episode's transcript files are published from: its companion's
+    wins over its JSON's text. None when it has no transcript."""
+    if companion := catalog.companion(entry.slug):
+        return companion.key(catalog.show)
+    return SourceKey(Kind.EPISODE, catalog.show, entry.slug).key if entry.transcript else None
 
 
 def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
     """The whole show, as a from-scratch render publishes it."""
-    slugs = {entry.slug for entry in catalog.episodes}
-    transcripts = {slug: transcript_update(catalog, slug, False) for slug in slugs}
+    sources = {entry.slug: transcript_source(catalog, entry) for entry in catalog.episodes}
     return Refresh(
-        episodes=slugs,
+        episodes=set(sources),
         years=set(catalog.years()),
-        transcripts={slug: update for slug, update in transcripts.items() if update.source},
+        transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
         chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
         listings=not catalog.is_empty,
         sitemap_parts=sitemap_parts(catalog, feed_max_items),

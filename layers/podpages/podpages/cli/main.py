@@ -3,11 +3,12 @@ product locally (`demo`, `serve`); and publish to, unpublish from and inspect th
 a deployed one (`publish`, `unpublish`, `rebuild`, `status`)."""
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from botocore.exceptions import EndpointConnectionError
 
@@ -260,5 +261,14 @@ def _render_settings(args: argparse.Namespace) -> Settings:
         raise UsageError(str(error)) from None
 
 
+def command() -> NoReturn:
+    """`podpages` as a program: `main`, then an exit that leaves what it made to the system. The
+    interpreter's last collection at exit walks every object still held; after a render of 100,000
+    episodes that took 2.2 s, and frozen they are passed over."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()
