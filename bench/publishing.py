@@ -202,12 +202,19 @@ def peak_memory(episodes: int = 10_000) -> dict:
 
 def max_rss(command: list[str]) -> float:
     """The command's peak resident memory, in MB, from a fresh process of its own."""
+    return usage(command)["max_rss_mb"]
+
+
+def usage(command: list[str]) -> dict:
+    """The command's peak resident memory, in MB, and the CPU time it and its workers took, in
+    seconds, from a fresh process of its own."""
     probe = (
         "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        "used = resource.getrusage(resource.RUSAGE_CHILDREN); print(used.ru_maxrss, used.ru_utime + used.ru_stime)"
     )
     result = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True)
-    return round(int(result.stdout) / 1024, 1)
+    rss, cpu = result.stdout.split()
+    return {"max_rss_mb": round(int(rss) / 1024, 1), "cpu_s": round(float(cpu), 2)}
 
 
 def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:

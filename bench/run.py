@@ -166,7 +166,9 @@ def rows(results: dict) -> list[Row]:
         table += [
             Row(
                 f"`podpages render` of {large['episodes']:,} against {small['episodes']:,}",
-                f"{scale['growth_against_linear']:.2f} of linear ({large['wall_s']} s against {small['wall_s']} s)",
+                f"{scale['growth_against_linear']:.2f} of linear"
+                f" (medians {large['wall_s']} s against {small['wall_s']} s;"
+                f" CPU {scale.get('cpu_growth_against_linear', '?')} of linear)",
                 "at most linear (1.00)",
                 scale["growth_against_linear"] <= 1.0,
             ),
