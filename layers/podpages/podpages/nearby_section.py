@@ -1,4 +1,5 @@
-"""The "Nearby episodes" section. The episode page and the API's HTML fragment are both this one rendering."""
+"""The "Nearby episodes" section, nearby.html: the API's HTML fragment renders it alone, and the
+episode page includes it, so the two are one rendering."""
 
 from collections.abc import Sequence
 from typing import Protocol

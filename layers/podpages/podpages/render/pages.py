@@ -7,7 +7,6 @@ from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.errors import UnknownEpisode
 from podpages.excerpt import meta_description, paragraphs
-from podpages.nearby_section import nearby_section
 from podpages.render import site_objects, structured_data
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
@@ -39,9 +38,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         full_transcript=_full_transcript(catalog, entry),
         notes=entry.notes_html,
         chapter_anchor=structured_data.chapter_anchor,
-        nearby_section=nearby_section(
-            catalog.show, catalog.show_document.title, catalog.nearby(slug, settings.nearby_count), settings.site_url
-        ),
+        nearby=catalog.nearby(slug, settings.nearby_count),
         structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url),
     )
     return site_objects.html(path, text)
