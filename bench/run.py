@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,6 +223,8 @@ def main() -> None:
     if options.readme:
         write_readme(json.loads(RESULTS.read_text()))
         return
+    if shutil.which("hugo") is None:  # before minutes of measuring, not after them
+        raise SystemExit("make bench compares podpages with Hugo, which is not installed: apt-get install hugo")
     quick = options.quick
     largest = 1_000 if quick else 10_000
     results = {"machine": machine()}
