@@ -37,7 +37,7 @@ def render(episodes: int, rounds: int = 1) -> dict:
             "episodes": episodes,
             "wall_s": round(statistics.median(times), 2),
             "runs_s": [round(seconds, 2) for seconds in times],
-            "cpu_s": statistics.median(run["cpu_s"] for run in used),
+            "cpu_s": round(statistics.median(run["cpu_s"] for run in used), 2),
             "max_rss_mb": max(run["max_rss_mb"] for run in used),
         }
     finally:
