@@ -5,6 +5,7 @@ render handler template.yaml names and the local event source mapping.
     PYTHONPATH=tests python bench/publishing.py        (make bench runs it with the rest)
 """
 
+import gc
 import json
 import statistics
 import subprocess
@@ -103,6 +104,11 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     written = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
     domain = time.perf_counter() - started
 
+    objects_written = len(written.puts)
+    # The function's process holds no whole catalog: this one goes before the function runs, so that
+    # no pass of the cyclic collector in a timed publish walks its 100,000 entries (0.1 s a pass).
+    del catalog, update, written
+    gc.collect()
     first = _publish(stack, new)
     # Then more new newest episodes, one at a time: one publish's CPU time varies by a third here.
     later = [_publish(stack, write_episode(folder, episodes + number)) for number in range(1, PUBLISHES)]
@@ -112,7 +118,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
         "episodes": episodes,
         "s3_requests": len(first["calls"]),
         "s3_requests_by_operation": dict(Counter(operation for operation, _key in first["calls"])),
-        "objects_written": len(written.puts),
+        "objects_written": objects_written,
         "bytes_read": first["bytes_read"],
         "bytes_written": first["bytes_written"],
         "function_cpu_ms": round(statistics.median(cpu) * 1000, 1),
