@@ -27,7 +27,7 @@ from podpages.catalog.changes import (
 )
 from podpages.catalog.companions import Companion, preferred
 from podpages.catalog.nearby import nearby
-from podpages.catalog.page_summary import PageSummary
+from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
 from podpages.contract.documents import Episode, Show
@@ -211,26 +211,38 @@ class Catalog(BaseModel):
             years.setdefault(entry.published.year, []).append(entry)
         return dict(sorted(years.items(), reverse=True))
 
+    @cached_property
+    def _earlier_by_year(self) -> dict[int, YearCount]:
+        """Each year's count and newest publish time over the frozen pages not held, in one pass:
+        a show of 100,000 episodes over many years would otherwise scan its 1,000 pages per year."""
+        years: dict[int, YearCount] = {}
+        for page in self.earlier:
+            for year, held in page.years.items():
+                if seen := years.get(year):
+                    held = YearCount(count=seen.count + held.count, latest=max(seen.latest, held.latest))
+                years[year] = held
+        return years
+
     def years(self) -> list[int]:
         """Years that have episodes, newest first."""
-        return sorted({*self._by_year, *(year for page in self.earlier for year in page.years)}, reverse=True)
+        return sorted({*self._by_year, *self._earlier_by_year}, reverse=True)
 
     def in_year(self, year: int) -> list[CatalogEntry]:
         """That year's episodes, newest first."""
-        if any(year in page.years for page in self.earlier):
+        if year in self._earlier_by_year:
             raise NotLoaded(f"episodes of {year} of {self.show!r} are in frozen pages not read")
         return list(self._by_year.get(year, []))
 
     def year_count(self, year: int) -> int:
         """How many episodes the year has."""
-        earlier = sum(page.years[year].count for page in self.earlier if year in page.years)
-        return earlier + len(self._by_year.get(year, []))
+        earlier = self._earlier_by_year.get(year)
+        return (earlier.count if earlier else 0) + len(self._by_year.get(year, []))
 
     def latest_in_year(self, year: int) -> datetime:
         """When the year's newest episode was published."""
         if held := self._by_year.get(year):
             return held[0].published
-        return max(page.years[year].latest for page in self.earlier if year in page.years)
+        return self._earlier_by_year[year].latest
 
     def apply(self, change: Change, excerpt_chars: int) -> "Catalog":
         """The catalog after `change`, or this very catalog when the change is a no-op: an event
