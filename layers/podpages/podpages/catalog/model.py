@@ -217,10 +217,9 @@ class Catalog(BaseModel):
         a show of 100,000 episodes over many years would otherwise scan its 1,000 pages per year."""
         years: dict[int, YearCount] = {}
         for page in self.earlier:
-            for year, held in page.years.items():
-                if seen := years.get(year):
-                    held = YearCount(count=seen.count + held.count, latest=max(seen.latest, held.latest))
-                years[year] = held
+            for year, on_page in page.years.items():
+                seen = years.get(year)
+                years[year] = on_page if seen is None else seen.plus(on_page)
         return years
 
     def years(self) -> list[int]:
