@@ -190,20 +190,24 @@ import sys
 from pathlib import Path
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import StoredIndex, join
+from podpages.catalog.layout import StoredIndex, join, split
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.window import first_page
 from podpages.cli.source_folder import read_change
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
+from podpages.storage.streamed_upload import sized_parts
 settings = Settings(site_url="http://127.0.0.1:3000")
 index = StoredIndex.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
 change = read_change(Path(sys.argv[2]))
 assert first_page(index, [change], settings) == len(index.pages) + 1  # no frozen page to read
 update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+# Each object rendered as the function writes it: a streamed feed a part at a time, cut to the upload's parts.
+written = sum(len(part) for item in plan.puts for part in sized_parts(item.parts()))
 nearby_index(update.after, settings.feed_max_items, nearby_digests(update.after, settings.feed_max_items))
-print(len(plan.puts))
+split(update.after, settings.feed_max_items)  # the catalog as the publish commits it
+print(len(plan.puts), written)
 """
 
 

@@ -42,6 +42,8 @@ GRANTS = {
         *{(action, f"{SOURCE}/locks/*") for action in (GET, PUT, DELETE)},
         (LIST, "SourceBucket.Arn"),
         *{(action, f"{SITE}/*") for action in (PUT, DELETE)},
+        # A large feed is a multipart upload, aborted when it fails.
+        ("s3:AbortMultipartUpload", f"{SITE}/*"),
         (GET, f"{SITE}/sitemap.xml"),
         (GET, f"{SITE}/*/feed.xml"),
         ("cloudfront:CreateInvalidation", THIS_DISTRIBUTION),
@@ -237,6 +239,14 @@ def test_bucket_encrypts_every_object_and_owns_them(bucket):
     }
     # ACLs off: only policies grant access.
     assert properties["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
+
+
+def test_the_site_bucket_drops_the_parts_of_a_feed_upload_cut_short():
+    rules = resource("SiteBucket")["Properties"]["LifecycleConfiguration"]["Rules"]
+
+    assert [rule["AbortIncompleteMultipartUpload"] for rule in rules if rule["Status"] == "Enabled"] == [
+        {"DaysAfterInitiation": 1}
+    ]
 
 
 @pytest.mark.parametrize("bucket", BUCKETS)

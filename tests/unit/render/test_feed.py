@@ -204,3 +204,27 @@ def test_a_companion_transcript_is_listed_in_every_format_in_the_shows_language(
     ]
     plain = [dict(link.attrib) for link in item["Plain"].xpath("podcast:transcript", namespaces=NS)]
     assert plain == [{"url": f"{SETTINGS.site_url}/s/plain/transcript.txt", "type": "text/plain"}]  # as v1 had it
+
+
+def whole_document(catalog: Catalog, settings: Settings) -> bytes:
+    """The feed as feedgen writes it in one piece: every item in one generator, serialised at once."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("podpages.render.feed.ITEMS_PER_PART", 10**9)
+        parts = list(feed(catalog, settings).parts())
+    assert len(parts) == (3 if catalog.count else 2)  # the channel's own tags, every item, the channel's end
+    return b"".join(parts)
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 50, 51, 120])
+def test_a_feed_is_rendered_a_bounded_part_at_a_time_into_the_bytes_of_the_whole_document(count, monkeypatch):
+    catalog = daily_catalog(count)
+    whole = whole_document(catalog, SETTINGS)
+    monkeypatch.setattr("podpages.render.feed.ITEMS_PER_PART", 7)
+
+    parts = list(feed(catalog, SETTINGS).parts())
+
+    assert b"".join(parts) == whole
+    assert len(parts) == 2 + -(-count // 7)
+    assert [part.count(b"<item>") for part in parts[1:-1]] == [7] * (count // 7) + ([count % 7] if count % 7 else [])
+    assert parts[0].count(b"<item>") == parts[-1].count(b"<item>") == 0
+    assert len(feedparser.parse(whole).entries) == count

@@ -88,7 +88,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
     nearby: dict[int, tuple[str, bytes]] = {}
     for page, entries in held_pages.items():
         stored = StoredPage(show=catalog.show, page=page, episodes=entries, companions=tuple(companions[page]))
-        body = stored.model_dump_json().encode()
+        body = _json(stored)
         digest = hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
         pages[page] = (digest, body)
         part = nearby_part(catalog.show, page, entries)
@@ -106,7 +106,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         episodes=catalog.episodes[frozen * size - catalog.offset :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
     )
-    return Split(index.model_dump_json().encode(), pages, nearby, frozenset(page_names(index)))
+    return Split(_json(index), pages, nearby, frozenset(page_names(index)))
 
 
 def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
@@ -153,6 +153,12 @@ def page_key_name(page: int, digest: str) -> str:
 
 def page_names(index: StoredIndex) -> set[str]:
     return {page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)}
+
+
+def _json(stored: BaseModel) -> bytes:
+    """The JSON pydantic writes for `stored`, as the bytes it makes: `model_dump_json` would decode
+    them into a string, to be encoded again, and so hold an index three times over."""
+    return stored.__pydantic_serializer__.to_json(stored)
 
 
 def _page_entries(catalog: Catalog, page: int, size: int) -> tuple[CatalogEntry, ...]:

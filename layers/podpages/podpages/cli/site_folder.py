@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from podpages.errors import UsageError
-from podpages.render.site_objects import SiteObject
+from podpages.render.site_objects import Published
 
 MANIFEST = ".podpages-render.jsonl"
 
@@ -24,10 +24,10 @@ class SiteFolder:
         self.manifest = root / MANIFEST
         self._folders: set[str] = set()  # folders made or found inside the root, so each is checked once
 
-    def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
+    def apply(self, puts: list[Published], deletes: list[str]) -> None:
         self._record(item.key for item in puts)
         for item in puts:
-            _write(self._path(item.key), item.body)
+            _write(self._path(item.key), item.parts())
         for key in deletes:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._path(key))
@@ -151,11 +151,12 @@ def _home() -> Path | None:
         return None
 
 
-def _write(path: str, body: bytes) -> None:
-    """Write the file anew, refusing to follow a link in its name."""
+def _write(path: str, parts: Iterable[bytes]) -> None:
+    """Write the file anew, a part at a time, refusing to follow a link in its name."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
     with os.fdopen(descriptor, "wb") as file:
-        file.write(body)
+        for part in parts:
+            file.write(part)
 
 
 def _inside(path: Path, root: Path) -> bool:

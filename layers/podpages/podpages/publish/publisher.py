@@ -37,6 +37,7 @@ from podpages.render.feed import feed
 from podpages.render.plans import TranscriptSources, feed_plan, listing_plan, page_plan, site_plan
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
+from podpages.storage import streamed_upload
 from podpages.storage.distribution import Distribution
 from podpages.storage.error_reports import ErrorReport
 from podpages.storage.site_bucket import SiteBucket
@@ -226,9 +227,9 @@ class Publisher:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
         redelivery then folds nothing new. So when nothing is new, the feed is compared with the
         catalog's, and the listings are written again if it differs."""
-        current = self.site.read(site_paths.object_key(site_paths.feed(catalog.show)))
-        expected = None if catalog.is_empty else feed(catalog, self.settings).body
-        if (current.body if current else None) == expected:
+        current = self.site.sha256(site_paths.object_key(site_paths.feed(catalog.show)))
+        expected = None if catalog.is_empty else streamed_upload.sha256(feed(catalog, self.settings).parts())
+        if current == expected:
             return
         logger.warning("listings behind the catalog; writing them again", show=catalog.show)
         whole = self.catalogs.read(catalog.show).catalog

@@ -5,6 +5,7 @@ bytes; the tags feedgen lacks come through the extensions of `feed_extensions`.
 """
 
 import uuid
+from collections.abc import Callable, Iterator
 
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
@@ -28,8 +29,15 @@ from podpages.render.feed_extensions import (
     SimpleChaptersExtension,
 )
 from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
-from podpages.render.site_objects import SiteObject
+from podpages.render.site_objects import StreamedObject
 from podpages.settings import Settings
+
+# A feed is rendered and written this many items at a time: at the contract's maxima one item is
+# about 280 KB, and a feed of FEED_MAX_ITEMS (1,000) of them would take 280 MB whole, and its tree in
+# feedgen three times that.
+ITEMS_PER_PART = 50
+# How a pretty-printed feed document ends, after its last item.
+CHANNEL_END = b"  </channel>\n</rss>\n"
 
 # podcast:guid is a UUIDv5 of the feed URL without its scheme, in this namespace (podcast namespace spec).
 PODCAST_GUIDS = uuid.UUID("ead4c236-bf58-58c6-a2c6-a6b28d128cb6")
@@ -39,16 +47,16 @@ def podcast_guid(feed_url: str) -> str:
     return str(uuid.uuid5(PODCAST_GUIDS, feed_url.split("://", 1)[-1].rstrip("/")))
 
 
-def feed(catalog: Catalog, settings: Settings) -> SiteObject:
+def feed(catalog: Catalog, settings: Settings) -> StreamedObject:
     """The subscription feed: the newest `FEED_MAX_ITEMS` episodes, and a link to the newest archive."""
     path = site_paths.feed(catalog.show)
     pages = archive_pages(catalog, settings.feed_max_items)
     links = [("prev-archive", settings.site_url + site_paths.feed_archive(catalog.show, pages))] if pages else []
-    body = _document(catalog, catalog.newest(settings.feed_max_items), settings, path, links, trailers=True)
-    return site_objects.rss(path, body)
+    parts = _document(catalog, catalog.newest(settings.feed_max_items), settings, path, links, trailers=True)
+    return site_objects.rss(path, parts)
 
 
-def feed_archive(catalog: Catalog, page: int, settings: Settings) -> SiteObject:
+def feed_archive(catalog: Catalog, page: int, settings: Settings) -> StreamedObject:
     """Archive page `page` (RFC 5005): its episodes, newest first, linked to the feed and its neighbours.
     Its channel names no `podcast:trailer`: the subscription feed offers them, and a new trailer then
     leaves every full page as it was."""
@@ -60,8 +68,8 @@ def feed_archive(catalog: Catalog, page: int, settings: Settings) -> SiteObject:
     if page < archive_pages(catalog, settings.feed_max_items):
         links.append(("next-archive", site + site_paths.feed_archive(show, page + 1)))
     entries = list(reversed(archive_entries(catalog, page, settings.feed_max_items)))
-    body = _document(catalog, entries, settings, path, links, archive=True)
-    return site_objects.rss(path, body, site_objects.ARCHIVE_CACHE)
+    parts = _document(catalog, entries, settings, path, links, archive=True)
+    return site_objects.rss(path, parts, site_objects.ARCHIVE_CACHE)
 
 
 def _document(
@@ -72,20 +80,48 @@ def _document(
     links: list[tuple[str, str]],
     archive: bool = False,
     trailers: bool = False,
-) -> bytes:
-    """A feed document at `path`: the show's channel and `episodes`, newest first."""
-    fg = _feed_generator()
-    _describe_show(fg, catalog, settings, settings.site_url + path)
-    fg.podcastindex.trailers = _trailers(catalog) if trailers else []
-    if episodes:
-        fg.lastBuildDate(episodes[0].published)
-        fg.pubDate(episodes[0].published)
-        fg.apple.dated = True
-    fg.history.links = [*links, *(("hub", hub) for hub in settings.websub_hubs)]
-    fg.history.archive = archive
-    for entry in episodes:
-        _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)
-    return bytes(fg.rss_str(pretty=True))
+) -> Callable[[], Iterator[bytes]]:
+    """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of at
+    most `ITEMS_PER_PART` items. The parts make the bytes feedgen writes for the whole document."""
+
+    def channel(items: list[CatalogEntry]) -> bytes:
+        """The document with `items` alone: the same channel, whichever items it holds."""
+        fg = _feed_generator()
+        _describe_show(fg, catalog, settings, settings.site_url + path)
+        fg.podcastindex.trailers = _trailers(catalog) if trailers else []
+        if episodes:
+            fg.lastBuildDate(episodes[0].published)
+            fg.pubDate(episodes[0].published)
+            fg.apple.dated = True
+        fg.history.links = [*links, *(("hub", hub) for hub in settings.websub_hubs)]
+        fg.history.archive = archive
+        for entry in items:
+            _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)
+        return bytes(fg.rss_str(pretty=True))
+
+    def parts() -> Iterator[bytes]:
+        head = _before_end(channel([]))
+        yield head
+        for start in range(0, len(episodes), ITEMS_PER_PART):
+            yield _items(channel(episodes[start : start + ITEMS_PER_PART]), head)
+        yield CHANNEL_END
+
+    return parts
+
+
+def _before_end(document: bytes) -> bytes:
+    """The document up to the end of its channel: the channel's own tags, then its items."""
+    if not document.endswith(CHANNEL_END):
+        raise ValueError(f"a feed document ends {document[-40:]!r}, not with the end of its channel")
+    return document.removesuffix(CHANNEL_END)
+
+
+def _items(document: bytes, head: bytes) -> bytes:
+    """The items of `document`, which begins with `head`, the channel's own tags."""
+    before_end = _before_end(document)
+    if not before_end.startswith(head):
+        raise ValueError("a feed document's channel differs with the items it holds")
+    return before_end.removeprefix(head)
 
 
 def _feed_generator() -> FeedGenerator:

@@ -12,7 +12,7 @@ from podpages.contract.companion_transcripts import Cue
 from podpages.render import pages, site_objects, sitemaps
 from podpages.render.chapters_file import chapters_file
 from podpages.render.feed import feed, feed_archive
-from podpages.render.site_objects import Plan, SiteObject
+from podpages.render.site_objects import Plan, Published, SiteObject
 from podpages.render.transcript_files import transcript_files
 from podpages.render.transcript_page import transcript_page
 from podpages.settings import Settings
@@ -108,7 +108,7 @@ def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
     """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself,
     written after its other listings and its archive pages: while the feed is current, so are they.
     Archive pages past the catalog's own, left by a show that has shrunk, go."""
-    archives = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
+    archives: list[Published] = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
     if not refresh.listings:
         return Plan(puts=archives)
     show = catalog.show

@@ -1,6 +1,8 @@
 """An object to publish: its key, its bytes, and the headers CloudFront serves it with (a content
-type with its charset, and a cache lifetime)."""
+type with its charset, and a cache lifetime). Most objects are rendered whole; a feed is rendered a
+part at a time as it is written (`StreamedObject`)."""
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from podpages import site_paths
@@ -21,12 +23,48 @@ class SiteObject:
     content_type: str
     cache_control: str
 
+    def parts(self) -> Iterator[bytes]:
+        """The body, as the one part of an object rendered whole (see `StreamedObject`)."""
+        yield self.body
+
+
+@dataclass(frozen=True, eq=False)
+class StreamedObject:
+    """An object rendered part by part as it is written, so that it is never whole in memory: a feed,
+    whose items can take hundreds of megabytes at the contract's maxima. Each call of `parts`
+    renders it again, from the start."""
+
+    key: str
+    parts: Callable[[], Iterator[bytes]]
+    content_type: str
+    cache_control: str
+
+    @property
+    def body(self) -> bytes:
+        """The object whole, for a reader that wants it so and knows it to be small."""
+        return b"".join(self.parts())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StreamedObject):
+            return NotImplemented
+        return (self.key, self.content_type, self.cache_control, self.body) == (
+            other.key,
+            other.content_type,
+            other.cache_control,
+            other.body,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+type Published = SiteObject | StreamedObject
+
 
 @dataclass
 class Plan:
     """Objects to write and keys to delete."""
 
-    puts: list[SiteObject] = field(default_factory=list)
+    puts: list[Published] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
 
     def __iadd__(self, other: "Plan") -> "Plan":
@@ -48,8 +86,8 @@ def json_chapters(path: str, text: str) -> SiteObject:
     return SiteObject(site_paths.object_key(path), text.encode(), "application/json+chapters", PAGE_CACHE)
 
 
-def rss(path: str, body: bytes, cache_control: str = FEED_CACHE) -> SiteObject:
-    return SiteObject(site_paths.object_key(path), body, "application/rss+xml; charset=utf-8", cache_control)
+def rss(path: str, parts: Callable[[], Iterator[bytes]], cache_control: str = FEED_CACHE) -> StreamedObject:
+    return StreamedObject(site_paths.object_key(path), parts, "application/rss+xml; charset=utf-8", cache_control)
 
 
 def sitemap(path: str, text: str) -> SiteObject:

@@ -6,8 +6,12 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from podpages.errors import WriteConflict
-from podpages.render.site_objects import Plan, SiteObject
-from podpages.storage.s3 import Stored, lost_race, only_over, read_stored
+from podpages.render.site_objects import Plan, Published, StreamedObject
+from podpages.storage import streamed_upload
+from podpages.storage.s3 import Stored, get_object, lost_race, only_over, read_stored
+
+# An object is read for its digest in pieces of this size, never whole.
+READ_CHUNK = 1024 * 1024
 
 # Enough to cover an episode, its neighbours and the show's listings in one round.
 WRITE_CONCURRENCY = 16
@@ -21,15 +25,18 @@ class SiteBucket:
     def read(self, key: str) -> Stored | None:
         return read_stored(self.client, self.name, key)
 
-    def put(self, item: SiteObject, **condition: str) -> None:
-        self.client.put_object(
-            Bucket=self.name,
-            Key=item.key,
-            Body=item.body,
-            ContentType=item.content_type,
-            CacheControl=item.cache_control,
-            **condition,
-        )
+    def sha256(self, key: str) -> str | None:
+        """The SHA-256 of the object's bytes, read a piece at a time; None when there is no such key."""
+        response = get_object(self.client, self.name, key)
+        return None if response is None else streamed_upload.sha256(response["Body"].iter_chunks(READ_CHUNK))
+
+    def put(self, item: Published, **condition: str) -> None:
+        """Write `item`: a streamed one a part at a time, unless the write is conditional."""
+        headers = {"ContentType": item.content_type, "CacheControl": item.cache_control}
+        if isinstance(item, StreamedObject) and not condition:
+            streamed_upload.upload(self.client, self.name, item.key, item.parts(), **headers)
+        else:
+            self.client.put_object(Bucket=self.name, Key=item.key, Body=item.body, **headers, **condition)
 
     def replace(self, key: str, plan: Plan, etag: str | None) -> None:
         """Apply `plan`, writing or deleting `key` first and only over the version read with `etag`
@@ -49,7 +56,7 @@ class SiteBucket:
     def delete(self, key: str) -> None:
         self.client.delete_object(Bucket=self.name, Key=key)
 
-    def apply(self, puts: list[SiteObject], deletes: list[str]) -> None:
+    def apply(self, puts: list[Published], deletes: list[str]) -> None:
         """Write and delete concurrently; the first failure is raised once all have finished."""
         with ThreadPoolExecutor(max_workers=WRITE_CONCURRENCY) as pool:
             futures = [pool.submit(self.put, item) for item in puts]
