@@ -28,7 +28,7 @@ def sized_parts(parts: Iterable[bytes], size: int = PART_SIZE) -> Iterator[bytes
 def upload(client: Any, bucket: str, key: str, parts: Iterable[bytes], **headers: str) -> None:
     """Write `parts` to `key` with `headers` (ContentType, CacheControl). A multipart upload that
     fails is aborted, so that no part of it is kept, or billed."""
-    sized = sized_parts(parts)
+    sized = sized_parts(parts, PART_SIZE)
     first = next(sized)
     second = next(sized, None)
     if second is None:
