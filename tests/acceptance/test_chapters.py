@@ -12,9 +12,7 @@ from support.paths import JSON_CHAPTERS_SCHEMA
 
 def test_each_episode_with_chapters_serves_them_as_json_chapters(site):
     validator = jsonschema.Draft202012Validator(json.loads(JSON_CHAPTERS_SCHEMA.read_text()))
-    chaptered = [
-        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if entry.episode.chapters
-    ]
+    chaptered = [(catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if entry.chapters()]
     assert chaptered, "the catalogue has no episode with chapters"
 
     for show, entry in chaptered:
@@ -24,13 +22,13 @@ def test_each_episode_with_chapters_serves_them_as_json_chapters(site):
         document = json.loads(body)
         assert [error.message for error in validator.iter_errors(document)] == [], entry.slug
         assert [(chapter["startTime"], chapter["title"]) for chapter in document["chapters"]] == [
-            (chapter.start, chapter.title) for chapter in entry.episode.chapters
+            (chapter.start, chapter.title) for chapter in entry.chapters()
         ]
 
 
 def test_an_episode_without_chapters_has_no_chapters_file(site):
     show, entry = next(
-        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if not entry.episode.chapters
+        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if not entry.chapters()
     )
 
     assert site.get(site_paths.chapters(show, entry.slug))[0] == 404
@@ -38,7 +36,7 @@ def test_an_episode_without_chapters_has_no_chapters_file(site):
 
 def test_apps_in_a_browser_may_read_chapters_and_transcripts_from_another_origin(site):
     chaptered = next(
-        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if entry.episode.chapters
+        (catalog.show, entry) for catalog in site.catalogs for entry in catalog.episodes if entry.chapters()
     )
     captioned = next(
         (catalog.show, entry)

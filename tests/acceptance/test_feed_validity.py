@@ -42,7 +42,7 @@ def test_gpodder_reads_each_episodes_chapters_from_the_feed(site, feeds):
         parsed = podcastparser.parse(site.url + site_paths.feed(catalog.show), io.BytesIO(feeds[catalog.show]))
         read = {episode["guid"]: episode.get("chapters", []) for episode in parsed["episodes"]}
         for entry in catalog.episodes:
-            expected = [(int(chapter.start), chapter.title) for chapter in entry.episode.chapters or ()]
+            expected = [(int(chapter.start), chapter.title) for chapter in entry.chapters()]
             assert [(chapter["start"], chapter["title"]) for chapter in read[entry.guid]] == expected, entry.slug
             with_chapters += bool(expected)
     if not with_chapters:

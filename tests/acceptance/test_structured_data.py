@@ -47,7 +47,7 @@ def test_chapters_and_people_reach_crawlers_as_clips_and_persons(site):
             persons = entry.episode.persons or catalog.show_document.persons or ()
 
             clips = episode.get("hasPart", [])
-            assert [clip["name"] for clip in clips] == [chapter.title for chapter in entry.episode.chapters or ()]
+            assert [clip["name"] for clip in clips] == [chapter.title for chapter in entry.chapters()]
             assert [clip["url"] for clip in clips] == [
                 f"{site.url}{path}#chapter-{n}" for n in range(1, len(clips) + 1)
             ]

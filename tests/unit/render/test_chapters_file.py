@@ -44,7 +44,7 @@ def test_every_example_chapters_file_is_json_chapters_1_2(validator):
         chapters_file(catalog.show, entry)
         for catalog in example_folder().catalogs.values()
         for entry in catalog.episodes
-        if entry.episode.chapters
+        if entry.chapters()
     ]
 
     assert written  # release-radio's episodes have chapters

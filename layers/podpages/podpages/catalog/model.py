@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, TypeAdapter, model_validator
 
 from podpages.catalog.changes import (
     Change,
@@ -30,6 +30,7 @@ from podpages.catalog.nearby import nearby
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
+from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
 from podpages.contract.fields import since_v2
 from podpages.contract.serial import serial_problems
@@ -60,6 +61,16 @@ def default_show(show: str) -> Show:
     return Show(title=show, description=f"Episodes of {show}.", categories=(DEFAULT_CATEGORY,), author=show)
 
 
+# An entry keeps its episode's chapters as JSON text, parsed only while a page or a feed shows them:
+# an episode may have 500, which parsed take five times the memory, in each of the 1,000 or more
+# entries a publish reads.
+CHAPTERS = TypeAdapter(tuple[Chapter, ...])
+
+
+def _chapters_json(chapters: tuple[Chapter, ...] | None) -> str | None:
+    return CHAPTERS.dump_json(chapters, exclude_defaults=True).decode() if chapters else None
+
+
 class NotLoaded(PodpagesError):
     """A question about episodes in frozen pages that the catalog's window does not hold."""
 
@@ -76,6 +87,19 @@ class CatalogEntry(BaseModel):
     transcript: bool = False  # a transcript file is published beside the page
     sequencer: str | None = None
     notes_html: str | None = since_v2(None)  # the show notes, rendered once when the upload was folded
+    chapters_json: str | None = since_v2(None)  # the episode's chapters, as `chapters` reads them
+
+    @model_validator(mode="after")
+    def _chapters_apart(self) -> "CatalogEntry":
+        """An entry stored before chapters were kept apart has them in its episode: they move."""
+        if self.episode.chapters:
+            object.__setattr__(self, "chapters_json", _chapters_json(self.episode.chapters))
+            object.__setattr__(self, "episode", self.kept(self.episode))
+        return self
+
+    def chapters(self) -> tuple[Chapter, ...]:
+        """The episode's chapters, parsed anew at each call, so that no entry holds them parsed."""
+        return CHAPTERS.validate_json(self.chapters_json) if self.chapters_json else ()
 
     @property
     def title(self) -> str:
@@ -104,12 +128,18 @@ class CatalogEntry(BaseModel):
             transcript=episode.transcript is not None,
             sequencer=sequencer,
             notes_html=notes_html(episode.notes) if episode.notes else None,
+            chapters_json=_chapters_json(episode.chapters),
         )
 
     @staticmethod
     def kept(episode: Episode) -> Episode:
-        """The episode as the catalog keeps it: the long texts are published from what they leave."""
-        return episode.model_copy(update={"transcript": None, "notes": None})
+        """The episode as the catalog keeps it: the long texts are published from what they leave,
+        and its chapters are kept apart."""
+        return episode.model_copy(update={"transcript": None, "notes": None, "chapters": None})
+
+    def made_from(self, episode: Episode) -> bool:
+        """Whether this entry holds `episode` as `of` keeps it."""
+        return self.episode == self.kept(episode) and self.chapters_json == _chapters_json(episode.chapters)
 
     def content(self) -> "CatalogEntry":
         """The entry without its bookkeeping, to tell whether a page must change."""

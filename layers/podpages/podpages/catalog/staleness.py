@@ -73,7 +73,7 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         episodes=set(sources),
         years=set(catalog.years()),
         transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
-        chapters={entry.slug for entry in catalog.episodes if entry.episode.chapters},
+        chapters={entry.slug for entry in catalog.episodes if entry.chapters_json},
         listings=not catalog.is_empty,
         sitemap_parts=sitemap_parts(catalog, feed_max_items),
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
@@ -85,7 +85,7 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
 def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
     """The named episodes' pages, with their chapters files and companion transcripts: what a rebuild
     renders again after a deploy changed how they are rendered."""
-    chapters = {slug for slug in slugs if (entry := catalog.entry(slug)) and entry.episode.chapters}
+    chapters = {slug for slug in slugs if (entry := catalog.entry(slug)) and entry.chapters_json}
     # A companion's page is rendered again; an episode since removed loses every transcript file.
     stale = {slug for slug in slugs if catalog.companion(slug) or not catalog.entry(slug)}
     transcripts = {slug: transcript_update(catalog, slug, True) for slug in stale}
@@ -217,7 +217,7 @@ def _companion_differs(old: Catalog, new: Catalog, slug: str) -> bool:
 def _chapters_differ(old: CatalogEntry | None, new: CatalogEntry | None) -> bool:
     """Whether the episode's chapters file must be written or deleted. A removed episode's goes with
     its page, so only an episode still published counts."""
-    return new is not None and (old.episode.chapters if old else None) != new.episode.chapters
+    return new is not None and (old.chapters_json if old else None) != new.chapters_json
 
 
 def _within(catalog: Catalog, slug: str, distance: int) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut
 from podpages.catalog.companions import digest
-from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.model import Catalog
 from podpages.cli.progress import follow, progress_bar
 from podpages.cli.source_folder import read_change, upload_files, upload_key
 from podpages.cli.targets import Target
@@ -133,7 +133,7 @@ def _published_check(target: Target, change: EpisodePut | ShowPut | TranscriptPu
             held = [c.digest for c in catalog.companions if c.key(catalog.show) == change.source.key]
             return ("published", []) if digest(change.cues) in held else None
         entry = catalog.entry(change.source.episode_slug)
-        published = entry is not None and entry.episode == CatalogEntry.kept(change.episode)
+        published = entry is not None and entry.made_from(change.episode)
         return ("published", []) if published else None
 
     return check

@@ -21,7 +21,7 @@ JSON_CHAPTERS_VERSION = "1.2.0"
 def chapters_file(show: str, entry: CatalogEntry) -> SiteObject:
     document = {
         "version": JSON_CHAPTERS_VERSION,
-        "chapters": [_chapter(chapter) for chapter in entry.episode.chapters or ()],
+        "chapters": [_chapter(chapter) for chapter in entry.chapters()],
     }
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return site_objects.json_chapters(site_paths.chapters(show, entry.slug), text)

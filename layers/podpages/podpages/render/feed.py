@@ -197,7 +197,8 @@ def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, se
     item.guid(entry.guid, permalink=False)
     item.link(href=settings.site_url + site_paths.episode(catalog.show, entry.slug))
     item.description(episode.summary)  # plain text; the HTML goes to content:encoded
-    if content := content_encoded(entry.notes_html, episode.chapters, episode.duration):
+    chapters = entry.chapters()
+    if content := content_encoded(entry.notes_html, chapters, episode.duration):
         item.content(content)
     item.enclosure(url=episode.audio.url, length=str(episode.audio.length), type=episode.audio.type)
     item.pubDate(entry.published)
@@ -213,9 +214,9 @@ def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, se
     item.apple.block = episode.block
     item.podcastindex.transcripts = _transcripts(catalog, entry, settings)
     item.podcastindex.episode = episode
-    if episode.chapters:
+    if chapters:
         item.podcastindex.chapters_url = settings.site_url + site_paths.chapters(catalog.show, entry.slug)
-        item.psc.chapters = episode.chapters
+        item.psc.chapters = chapters
 
 
 # A companion transcript's formats, as `podcast:transcript` types them, and whether players show them as captions.

@@ -37,6 +37,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         excerpt=catalog.excerpt(entry),
         full_transcript=_full_transcript(catalog, entry),
         notes=entry.notes_html,
+        chapters=entry.chapters(),
         chapter_anchor=structured_data.chapter_anchor,
         nearby=catalog.nearby(slug, settings.nearby_count),
         structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url),

@@ -51,7 +51,7 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: T
         plan += transcript_plan(catalog, slug, update, settings, sources)
     for slug in sorted(refresh.chapters):
         entry = catalog.entry(slug)
-        if entry and entry.episode.chapters:
+        if entry and entry.chapters_json:
             plan.puts.append(chapters_file(show, entry))
         elif entry:  # a removed episode's chapters went with its page, above
             plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))

@@ -50,8 +50,8 @@ def podcast_episode(catalog: Catalog, entry: CatalogEntry, site_url: str) -> dic
         data["image"] = image
     if episode.keywords:
         data["keywords"] = ", ".join(episode.keywords)
-    if episode.chapters:
-        data["hasPart"] = _clips(episode.chapters, episode.duration.total_seconds(), data["url"])
+    if chapters := entry.chapters():
+        data["hasPart"] = _clips(chapters, episode.duration.total_seconds(), data["url"])
     data |= _people(episode.persons or catalog.show_document.persons or ())
     return data
 
