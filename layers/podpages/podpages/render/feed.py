@@ -84,11 +84,13 @@ def _document(
     """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of at
     most `ITEMS_PER_PART` items. The parts make the bytes feedgen writes for the whole document."""
 
+    named_trailers = _trailers(catalog) if trailers else []
+
     def channel(items: list[CatalogEntry]) -> bytes:
         """The document with `items` alone: the same channel, whichever items it holds."""
         fg = _feed_generator()
         _describe_show(fg, catalog, settings, settings.site_url + path)
-        fg.podcastindex.trailers = _trailers(catalog) if trailers else []
+        fg.podcastindex.trailers = named_trailers
         if episodes:
             fg.lastBuildDate(episodes[0].published)
             fg.pubDate(episodes[0].published)
