@@ -2,12 +2,14 @@
 a multipart upload that holds a part at a time; a failed one leaves neither an object nor parts."""
 
 import hashlib
+import threading
+import time
 
 import pytest
 
-from podpages.render.site_objects import StreamedObject
+from podpages.render.site_objects import SiteObject, StreamedObject
 from podpages.storage import streamed_upload
-from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.site_bucket import STREAMS_AT_ONCE, SiteBucket
 from podpages.storage.streamed_upload import PART_SIZE, sized_parts
 
 MIB = 1024 * 1024
@@ -82,3 +84,26 @@ def test_a_streamed_object_written_conditionally_is_written_whole_under_its_cond
     site.put(item, IfNoneMatch="*")
 
     assert s3.get_object(Bucket="site-bucket", Key="s/feed.xml")["Body"].read() == b"<rss></rss>"
+
+
+def test_streamed_objects_are_written_a_few_at_a_time_beside_the_others(s3):
+    writing, most = 0, 0
+    lock = threading.Lock()
+
+    def parts():
+        nonlocal writing, most
+        with lock:
+            writing += 1
+            most = max(most, writing)
+        time.sleep(0.05)
+        yield b"<rss></rss>"
+        with lock:
+            writing -= 1
+
+    feeds = [StreamedObject(f"s{number}/feed.xml", parts, "application/rss+xml", "public") for number in range(6)]
+    page = SiteObject("s/e/index.html", b"<!doctype html>", "text/html; charset=utf-8", "public")
+
+    SiteBucket(s3, "site-bucket").apply([*feeds, page], [])
+
+    assert most == STREAMS_AT_ONCE == 2
+    assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 7

@@ -15,6 +15,9 @@ READ_CHUNK = 1024 * 1024
 
 # Enough to cover an episode, its neighbours and the show's listings in one round.
 WRITE_CONCURRENCY = 16
+# Each streamed object holds a part of its upload and a run of rendered items while it is written
+# (tens of megabytes at the contract's maxima), and a rebuild may write a show's every feed archive.
+STREAMS_AT_ONCE = 2
 
 
 class SiteBucket:
@@ -57,9 +60,13 @@ class SiteBucket:
         self.client.delete_object(Bucket=self.name, Key=key)
 
     def apply(self, puts: list[Published], deletes: list[str]) -> None:
-        """Write and delete concurrently; the first failure is raised once all have finished."""
-        with ThreadPoolExecutor(max_workers=WRITE_CONCURRENCY) as pool:
-            futures = [pool.submit(self.put, item) for item in puts]
+        """Write and delete concurrently, streamed objects a few at a time; the first failure is
+        raised once all have finished."""
+        with (
+            ThreadPoolExecutor(max_workers=WRITE_CONCURRENCY) as pool,
+            ThreadPoolExecutor(max_workers=STREAMS_AT_ONCE) as streams,
+        ):
+            futures = [(streams if isinstance(item, StreamedObject) else pool).submit(self.put, item) for item in puts]
             futures += [pool.submit(self.delete, key) for key in deletes]
         for future in futures:
             future.result()
