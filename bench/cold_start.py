@@ -6,11 +6,13 @@ client, settings and the rest). The two kinds alternate, so drift on the machine
 Both run with LAMBDA_TASK_ROOT set, as on Lambda, where the X-Ray SDK takes another path: off
 Lambda it builds a sampler that polls the X-Ray API (far slower) and the Tracer patches nothing.
 
-Both run in an interpreter that holds what a function's does on Lambda and nothing more: boto3 (the
-runtime's), the layer's pinned requirements and the podpages package, installed without the dev
-extras (`lambda_python`). The project's own venv would not do: aws-sam-cli brings awscrt and
-pyOpenSSL into it, which botocore then imports too, adding about 100 ms to the baseline and to each
-handler alike, and so making every ratio look nearer 1 than Lambda's.
+Both run as on Lambda: in an interpreter holding boto3 alone (the runtime's, at the version the tests
+use), with PYTHONDONTWRITEBYTECODE set (Lambda's /opt and /var/runtime are read-only); the handler
+with the layer as `sam build` builds it (layers/podpages/Makefile) first on PYTHONPATH, as /opt/python
+is on Lambda. The project's own venv would not do: aws-sam-cli brings awscrt and pyOpenSSL into it,
+which botocore then imports too, adding about 100 ms to the baseline and to each handler alike; nor
+would an install of the layer's requirements by pip, which writes bytecode that a layer carries only
+if its build makes it.
 
     make bench        or        python bench/cold_start.py [--samples 40] [--function NearbyFunction]
 """
@@ -30,7 +32,7 @@ from podpages.local.template import handler_source
 
 FUNCTIONS = ("RenderFunction", "NearbyFunction")
 ROOT = Path(__file__).resolve().parent.parent
-LAYER_REQUIREMENTS = ROOT / "layers" / "podpages" / "requirements.txt"
+LAYER_MAKEFILE = ROOT / "layers" / "podpages" / "Makefile"
 ENVIRONMENT = {
     "SITE_URL": "https://podcasts.example.com",
     "SOURCE_BUCKET": "podpages-source-bench",
@@ -38,6 +40,7 @@ ENVIRONMENT = {
     "AWS_DEFAULT_REGION": "us-east-1",
     "POWERTOOLS_SERVICE_NAME": "podpages",
     "LAMBDA_TASK_ROOT": "/var/task",
+    "PYTHONDONTWRITEBYTECODE": "1",
 }
 TIMED = """
 import time
@@ -54,23 +57,35 @@ spec.loader.exec_module(importlib.util.module_from_spec(spec))
 
 
 @cache
-def lambda_python() -> str:
-    """An interpreter with what a function has on Lambda: this Python, boto3 at the version the tests
-    use, the layer's pinned requirements and podpages itself, as `pip install .` installs it."""
-    folder = Path(tempfile.mkdtemp(prefix="podpages-lambda-python-"))
-    subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(folder)], check=True)
+def runtime_python() -> str:
+    """An interpreter with what Lambda's python3.13 runtime adds to the standard library: boto3."""
+    folder = Path(tempfile.mkdtemp(prefix="podpages-lambda-runtime-"))
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(folder)], check=True)
     python = str(folder / "bin" / "python")
+    print("cold start: an interpreter with boto3 alone, and the layer as sam build builds it", file=sys.stderr)
     install = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    print("cold start: installing the layer's requirements into an interpreter of their own", file=sys.stderr)
-    subprocess.run([*install, f"boto3=={version('boto3')}", "-r", str(LAYER_REQUIREMENTS)], check=True)
-    subprocess.run([*install, "--no-deps", str(ROOT)], check=True)
+    subprocess.run([*install, f"boto3=={version('boto3')}"], check=True)
     return python
 
 
-def sample(body: str) -> float:
+@cache
+def layer() -> str:
+    """The layer's python/ folder, built by its own Makefile, as Lambda mounts it at /opt/python."""
+    artifacts = Path(tempfile.mkdtemp(prefix="podpages-layer-"))
+    base = getattr(sys, "_base_executable", sys.executable)
+    command = ["make", "-s", "-f", str(LAYER_MAKEFILE), "build-PodpagesLayer", f"ARTIFACTS_DIR={artifacts}"]
+    subprocess.run([*command, f"PYTHON={base}"], check=True, capture_output=True)
+    return str(artifacts / "python")
+
+
+def sample(body: str, with_layer: bool) -> float:
     environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")} | ENVIRONMENT
+    environment.pop("PYTHONPATH", None)
+    if with_layer:
+        environment["PYTHONPATH"] = layer()
     result = subprocess.run(
-        [lambda_python(), "-c", TIMED.format(body=body)], capture_output=True, text=True, env=environment, check=True
+        [runtime_python(), "-c", TIMED.format(body=body)], capture_output=True, text=True, env=environment, check=True
     )
     return float(result.stdout)
 
@@ -78,11 +93,11 @@ def sample(body: str) -> float:
 def measure(function: str, samples: int = 40) -> dict:
     """Medians and ratios over `samples` pairs of fresh interpreters."""
     handler = HANDLER_IMPORT.format(path=str(handler_source(function)[0]))
-    sample(BASELINE), sample(handler)  # warm the OS page cache and the bytecode caches
+    sample(BASELINE, False), sample(handler, True)  # warm the OS page cache
     baseline, imports = [], []
     for number in range(1, samples + 1):
-        baseline.append(sample(BASELINE))
-        imports.append(sample(handler))
+        baseline.append(sample(BASELINE, False))
+        imports.append(sample(handler, True))
         print(f"\r{function}: sample {number}/{samples}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     paired = [mine / base for base, mine in zip(baseline, imports, strict=True)]

@@ -161,6 +161,11 @@ class Catalog(BaseModel):
     @property
     def offset(self) -> int:
         """How many episodes come before the ones held."""
+        return self._offset
+
+    @cached_property
+    def _offset(self) -> int:
+        # Asked dozens of times a publish, of a sum over up to 1,000 frozen pages.
         return sum(page.count for page in self.earlier)
 
     @property
