@@ -44,6 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import synthetic
+from publishing import rendered
 from synthetic import write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -179,7 +180,9 @@ def podpages_publish(catalog: Catalog, episode_json: Path, settings: Settings) -
 
     def publish():
         update = fold(before, [change], settings)
-        return show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+        plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+        rendered(plan)
+        return plan
 
     seconds, plan = timed(publish)
     return seconds, len(plan.puts), len(plan.deletes)

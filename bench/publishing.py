@@ -28,6 +28,7 @@ from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
 from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
+from podpages.render.site_objects import Plan
 from podpages.settings import Settings
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
@@ -102,6 +103,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     change = read_change(new)
     update = fold(catalog, [change], settings)
     written = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+    rendered(written)
     domain = time.perf_counter() - started
 
     objects_written = len(written.puts)
@@ -124,6 +126,12 @@ def single_publish(stack: Stack, episodes: int) -> dict:
         "domain_ms": round(domain * 1000, 1),
         "end_to_end_ms": round(statistics.median(run["end_to_end"] for run in runs) * 1000, 1),
     }
+
+
+def rendered(plan: Plan) -> int:
+    """The bytes of every object `plan` writes, rendered as its write renders them: a streamed feed
+    renders nothing until it is written, a part at a time."""
+    return sum(len(part) for item in plan.puts for part in item.parts())
 
 
 def write_episode(folder: Path, number: int) -> Path:

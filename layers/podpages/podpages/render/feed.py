@@ -5,7 +5,7 @@ bytes; the tags feedgen lacks come through the extensions of `feed_extensions`.
 """
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
@@ -29,7 +29,7 @@ from podpages.render.feed_extensions import (
     SimpleChaptersExtension,
 )
 from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
-from podpages.render.site_objects import StreamedObject
+from podpages.render.site_objects import Parts, StreamedObject
 from podpages.settings import Settings
 
 # A feed is rendered and written this many items at a time: at the contract's maxima one item is
@@ -80,7 +80,7 @@ def _document(
     links: list[tuple[str, str]],
     archive: bool = False,
     trailers: bool = False,
-) -> Callable[[], Iterator[bytes]]:
+) -> Parts:
     """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of at
     most `ITEMS_PER_PART` items. The parts make the bytes feedgen writes for the whole document."""
 

@@ -22,6 +22,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     if entry is None:
         raise UnknownEpisode(catalog.show, slug)
     path = site_paths.episode(catalog.show, slug)
+    chapters = entry.chapters()
     text = render(
         "episode.html",
         **common_context(catalog, settings),
@@ -37,10 +38,10 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         excerpt=catalog.excerpt(entry),
         full_transcript=_full_transcript(catalog, entry),
         notes=entry.notes_html,
-        chapters=entry.chapters(),
+        chapters=chapters,
         chapter_anchor=structured_data.chapter_anchor,
         nearby=catalog.nearby(slug, settings.nearby_count),
-        structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url),
+        structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url, chapters),
     )
     return site_objects.html(path, text)
 

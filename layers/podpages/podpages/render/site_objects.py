@@ -28,6 +28,10 @@ class SiteObject:
         yield self.body
 
 
+# A streamed object's body: each call renders it again, a part at a time.
+type Parts = Callable[[], Iterator[bytes]]
+
+
 @dataclass(frozen=True, eq=False)
 class StreamedObject:
     """An object rendered part by part as it is written, so that it is never whole in memory: a feed,
@@ -35,7 +39,7 @@ class StreamedObject:
     renders it again, from the start; two are equal only when they are one (compare their bodies)."""
 
     key: str
-    parts: Callable[[], Iterator[bytes]]
+    parts: Parts
     content_type: str
     cache_control: str
 
@@ -74,7 +78,7 @@ def json_chapters(path: str, text: str) -> SiteObject:
     return SiteObject(site_paths.object_key(path), text.encode(), "application/json+chapters", PAGE_CACHE)
 
 
-def rss(path: str, parts: Callable[[], Iterator[bytes]], cache_control: str = FEED_CACHE) -> StreamedObject:
+def rss(path: str, parts: Parts, cache_control: str = FEED_CACHE) -> StreamedObject:
     return StreamedObject(site_paths.object_key(path), parts, "application/rss+xml; charset=utf-8", cache_control)
 
 

@@ -25,7 +25,10 @@ SCHEMA_ORG = "https://schema.org"
 CAST = "cast"
 
 
-def podcast_episode(catalog: Catalog, entry: CatalogEntry, site_url: str) -> dict[str, Any]:
+def podcast_episode(
+    catalog: Catalog, entry: CatalogEntry, site_url: str, chapters: tuple[Chapter, ...]
+) -> dict[str, Any]:
+    """The episode's JSON-LD, with `chapters` (`entry.chapters()`, which the page has parsed already)."""
     episode = entry.episode
     data: dict[str, Any] = {
         "@context": SCHEMA_ORG,
@@ -50,7 +53,7 @@ def podcast_episode(catalog: Catalog, entry: CatalogEntry, site_url: str) -> dic
         data["image"] = image
     if episode.keywords:
         data["keywords"] = ", ".join(episode.keywords)
-    if chapters := entry.chapters():
+    if chapters:
         data["hasPart"] = _clips(chapters, episode.duration.total_seconds(), data["url"])
     data |= _people(episode.persons or catalog.show_document.persons or ())
     return data

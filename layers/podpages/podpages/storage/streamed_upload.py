@@ -40,7 +40,6 @@ def upload(client: Any, bucket: str, key: str, parts: Iterable[bytes], **headers
         for number, part in enumerate(chain([first, second], sized), start=1):
             response = client.upload_part(Bucket=bucket, Key=key, UploadId=upload_id, PartNumber=number, Body=part)
             written.append({"ETag": response["ETag"], "PartNumber": number})
-            del part
         client.complete_multipart_upload(Bucket=bucket, Key=key, UploadId=upload_id, MultipartUpload={"Parts": written})
     except BaseException:
         client.abort_multipart_upload(Bucket=bucket, Key=key, UploadId=upload_id)
