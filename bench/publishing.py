@@ -15,9 +15,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from synthetic import episode_document, write_catalogue
+from synthetic import HOURS_APART, episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
+from podpages.catalog.feed_archives import frozen_pages
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import split
 from podpages.catalog.sitemap_parts import sitemap_parts
@@ -35,6 +36,7 @@ from podpages.storage.source_bucket import SourceBucket
 
 SITE_URL = "http://127.0.0.1:3000"
 PUBLISHES = 3  # new newest episodes published one after another into each show, for a median
+HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 
 
@@ -81,12 +83,13 @@ class Stack:
                 self.sqs.delete_message(QueueUrl=queue, ReceiptHandle=message["ReceiptHandle"])
 
 
-def single_publish(stack: Stack, episodes: int) -> dict:
-    """New newest episodes, one at a time, into a show of `episodes`: the first one's S3 requests and
-    bytes and its domain time (the fold and the rendering, no S3); the median of all `PUBLISHES` of
-    the function's CPU time and of the end-to-end time through the queue against the local stack."""
+def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART) -> dict:
+    """New newest episodes, one at a time, into a show of `episodes` published `hours_apart`: the
+    first one's S3 requests and bytes and its domain time (the fold and the rendering, no S3); the
+    median of all `PUBLISHES` of the function's CPU time and of the end-to-end time through the
+    queue against the local stack."""
     settings = Settings(site_url=SITE_URL)
-    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
+    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, hours_apart=hours_apart)
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     stack.reset()
     # The show as its last publish left it: its catalog cut into an index and frozen pages, and its
@@ -98,7 +101,7 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
 
-    new = write_episode(folder, episodes)
+    new = write_episode(folder, episodes, hours_apart)
     started = time.perf_counter()
     change = read_change(new)
     update = fold(catalog, [change], settings)
@@ -112,10 +115,13 @@ def single_publish(stack: Stack, episodes: int) -> dict:
     del catalog, update, written
     gc.collect()
     # Then more new newest episodes, one at a time: one publish's CPU time varies by a third here.
-    runs = [_publish(stack, new), *(_publish(stack, write_episode(folder, episodes + n)) for n in range(1, PUBLISHES))]
+    more = (write_episode(folder, episodes + n, hours_apart) for n in range(1, PUBLISHES))
+    runs = [_publish(stack, new), *(_publish(stack, episode) for episode in more)]
     first, cpu = runs[0], [run["cpu"] for run in runs]
     return {
         "episodes": episodes,
+        "hours_apart": hours_apart,
+        "frozen_pages": frozen_pages(episodes, settings.feed_max_items),
         "s3_requests": len(first["calls"]),
         "s3_requests_by_operation": dict(Counter(operation for operation, _key in first["calls"])),
         "objects_written": objects_written,
@@ -134,9 +140,9 @@ def rendered(plan: Plan) -> int:
     return sum(len(part) for item in plan.puts for part in item.parts())
 
 
-def write_episode(folder: Path, number: int) -> Path:
+def write_episode(folder: Path, number: int, hours_apart: int = HOURS_APART) -> Path:
     new = folder / "episodes" / "bench" / f"episode-{number:05d}.json"
-    new.write_text(json.dumps(episode_document(number)))
+    new.write_text(json.dumps(episode_document(number, hours_apart)))
     return new
 
 
@@ -200,7 +206,7 @@ from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import StoredIndex, join, split
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
-from podpages.catalog.window import first_page
+from podpages.catalog.window import Window, window
 from podpages.cli.source_folder import read_change
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
@@ -208,7 +214,7 @@ from podpages.storage.streamed_upload import sized_parts
 settings = Settings(site_url="http://127.0.0.1:3000")
 index = StoredIndex.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
 change = read_change(Path(sys.argv[2]))
-assert first_page(index, [change], settings) == len(index.pages) + 1  # no frozen page to read
+assert window(index, [change], settings) == Window(len(index.pages) + 1)  # no frozen page nor listing to read
 update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
 # Each object rendered as the function writes it: a streamed feed a part at a time, cut to the upload's parts.
@@ -268,10 +274,18 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         for episodes in sizes:
             print(f"single publish into {episodes} episodes …", file=sys.stderr)
             publishes.append(single_publish(stack, episodes))
+        # Late in the year of an hourly show: 77 frozen pages of that year, which its archive page lists.
+        print(f"single publish into an hourly show of {HOURLY_LATE_IN_THE_YEAR} episodes …", file=sys.stderr)
+        hourly = single_publish(stack, HOURLY_LATE_IN_THE_YEAR, hours_apart=1)
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)
-    return {"single_publish": publishes, "backfill": filled, "memory": peak_memory(min(max(sizes), 10_000))}
+    return {
+        "single_publish": publishes,
+        "hourly_publish": hourly,
+        "backfill": filled,
+        "memory": peak_memory(min(max(sizes), 10_000)),
+    }
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def rows(results: dict) -> list[Row]:
     publishes = {item["episodes"]: item for item in results["publishing"]["single_publish"]}
     largest = publishes[max(publishes)]
     base = publishes.get(1_000, largest)
-    filled = results["publishing"]["backfill"]
+    filled, hourly = results["publishing"]["backfill"], results["publishing"]["hourly_publish"]
     compared = results["hugo"]
     requests = [item["s3_requests"] for item in publishes.values()]
     growth = {
@@ -82,6 +82,14 @@ def rows(results: dict) -> list[Row]:
             f"{largest['function_cpu_ms']:.0f} ms)",
             "each at most 1.5x",
             max(growth.values()) <= 1.5,
+        ),
+        Row(
+            f"a publish late in an hourly show's year: {hourly['episodes']:,} episodes, "
+            f"{hourly['frozen_pages']} frozen pages of that year",
+            f"{hourly['s3_requests']} S3 requests, {hourly['bytes_read'] / 1e6:.2f} MB read, "
+            f"{hourly['bytes_written'] / 1e6:.2f} MB written, {hourly['function_cpu_ms']:.0f} ms CPU",
+            "at most 20 requests",
+            hourly["s3_requests"] <= 20,
         ),
         Row(
             f"single publish at {largest['episodes']:,} (domain / end to end)",

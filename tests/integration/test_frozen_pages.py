@@ -1,7 +1,8 @@
 """A show past its feed, on the publish path: each archive page the feed no longer reaches is frozen,
-and has a sitemap part and a nearby index part of its own. Publishing new episodes, editing an old
-one and removing others keeps the site equal to a from-scratch render, the source bucket holding
-exactly the parts its nearby index names, and the nearby API answering what each page shows."""
+and has a sitemap part and a nearby index part of its own, and each year of the frozen pages a
+listing. Publishing new episodes, editing an old one and removing others keeps the site equal to a
+from-scratch render, the source bucket holding exactly the pages, listings and parts its indexes
+name, and the nearby API answering what each page shows."""
 
 import dataclasses
 import json
@@ -63,6 +64,15 @@ def named_pages(stack) -> set[str]:
     return {f"catalog/daily/page-{number}-{page['digest']}.json" for number, page in enumerate(index["pages"], 1)}
 
 
+def catalog_years(stack) -> set[str]:
+    return {key for key in stack.keys(stack.source, "catalog/daily/") if "/year-" in key}
+
+
+def named_years(stack) -> set[str]:
+    index = json.loads(stack.read(stack.source, "catalog/daily.json"))
+    return {f"catalog/daily/year-{year}-{digest}.json" for year, digest in index["years"].items()}
+
+
 def nearby_links(page: bytes) -> list[tuple[str, str]]:
     links = html.fromstring(page).xpath("//section[@aria-labelledby='nearby']//a")
     return [(link.get("href"), link.text_content()) for link in links]
@@ -74,6 +84,7 @@ def check(stack, nearby, folder) -> None:
     assert stack.site_objects() == stack.from_scratch(folder)
     assert nearby_parts(stack) == named_parts(stack)
     assert catalog_pages(stack) == named_pages(stack)
+    assert catalog_years(stack) == named_years(stack)
     nearby.clock.now += REVALIDATE_AFTER
     for key in sorted(stack.keys(stack.site, "daily/day-")):
         if key.endswith("/index.html"):
@@ -134,7 +145,7 @@ def as_an_earlier_podpages_stored_it(stack) -> None:
     index = {"version": 1, "show": "daily", "title": stored["title"], "episodes": [*rows, *stored["episodes"]]}
     stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.nearby.json", Body=json.dumps(index).encode())
     stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.json", Body=whole.model_dump_json().encode())
-    gone = [{"Key": key} for key in [*parts, *catalog_pages(stack)]]
+    gone = [{"Key": key} for key in [*parts, *catalog_pages(stack), *catalog_years(stack)]]
     stack.s3.delete_objects(Bucket=stack.source, Delete={"Objects": gone})
     assert stack.catalogs()["daily"] == whole
 
@@ -166,6 +177,47 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
     # Then no frozen page of the catalog, nor part of the nearby index, was read or written
     touched = [key for _operation, key in s3_calls if key.startswith("catalog/daily/")]
     assert touched == []
+    check(paged, nearby, tmp_path)
+
+
+def test_an_episode_of_a_year_the_frozen_pages_hold_reads_its_years_listing_and_no_page(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 38 episodes ten days apart, three frozen pages of them, all of 2026
+    publish(paged, range(1, 39))
+    s3_calls.clear()
+
+    # When one more of 2026 is published, into the head, whose year's archive page lists the frozen
+    # pages' episodes too
+    paged.upload("episodes/daily/late.json", json.dumps(episode_document("Late in 2026", "2026-12-01T09:00:00Z")))
+    paged.deliver()
+
+    # Then the listing of 2026 is read, and no frozen page nor nearby part is read or written
+    touched = [(operation, key.split("/")[-1][:9]) for operation, key in s3_calls if key.startswith("catalog/daily/")]
+    assert touched == [("GetObject", "year-2026")]
+    assert b"Day 1</a>" in paged.read(paged.site, "daily/2026/index.html")
+    check(paged, nearby, tmp_path)
+
+
+def test_a_catalog_stored_before_its_years_were_listed_gets_the_listings_from_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path
+):
+    # Given a show whose index names no listing, as the podpages before them stored it
+    publish(paged, range(1, 39))
+    whole, before = paged.catalogs()["daily"], paged.site_objects()
+    index = json.loads(paged.read(paged.source, "catalog/daily.json"))
+    del index["years"]
+    paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.json", Body=json.dumps(index).encode())
+    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in catalog_years(paged)]})
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(paged).failed == []
+
+    # Then the index names the listing of 2026, which its three frozen pages hold, and the site is as it was
+    assert set(json.loads(paged.read(paged.source, "catalog/daily.json"))["years"]) == {"2026"}
+    assert paged.catalogs()["daily"] == whole
+    assert paged.site_objects() == before
     check(paged, nearby, tmp_path)
 
 

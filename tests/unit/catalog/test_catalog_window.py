@@ -3,6 +3,7 @@ a time (`catalog.window`): whatever a batch holds, folding it into the window a 
 what folding it into the whole catalog writes, stores the same catalog, and a new newest episode reads
 no frozen page."""
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -10,9 +11,9 @@ import pytest
 
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import StoredIndex, StoredPage, join, page_key_name, split
+from podpages.catalog.layout import StoredIndex, StoredPage, StoredYear, join, page_key_name, split, year_key_name
 from podpages.catalog.staleness import everything
-from podpages.catalog.window import first_page
+from podpages.catalog.window import WHOLE, Window, window
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
 from podpages.render.plans import show_plan
@@ -23,7 +24,7 @@ PAGED = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=4)  # frozen 
 
 
 class Bucket:
-    """A catalog as stored: its index and its pages, by name."""
+    """A catalog as stored: its index, its pages and its years' listings, by name."""
 
     def __init__(self, catalog, settings=PAGED):
         self.objects: dict[str, bytes] = {}
@@ -34,17 +35,27 @@ class Bucket:
         cut = split(catalog, settings.feed_max_items)
         self.index = cut.index
         self.objects |= {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
+        self.objects |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
         self.objects = {name: body for name, body in self.objects.items() if name in cut.names}
 
     def read(self, changes, settings=PAGED):
         """The window a publish of `changes` reads, and how many frozen pages it read."""
+        catalog, reach = self.read_window(changes, settings)
+        return catalog, len(StoredIndex.model_validate_json(self.index).pages) - reach.first + 1
+
+    def read_window(self, changes, settings=PAGED):
+        """The window a publish of `changes` reads, and what it read besides the index."""
         index = StoredIndex.model_validate_json(self.index)
-        first = first_page(index, changes, settings) if changes is not None else 1
+        reach = window(index, changes, settings) if changes is not None else WHOLE
         pages = {
             page: StoredPage.model_validate_json(self.objects[page_key_name(page, index.pages[page - 1].digest)])
-            for page in range(first, len(index.pages) + 1)
+            for page in range(reach.first, len(index.pages) + 1)
         }
-        return join(index, pages), len(pages)
+        years = {
+            year: StoredYear.model_validate_json(self.objects[year_key_name(year, index.years[year])])
+            for year in reach.years
+        }
+        return join(index, pages, years), reach
 
 
 def site_of(catalog, settings=PAGED) -> dict[str, bytes]:
@@ -73,9 +84,12 @@ def test_a_new_newest_episode_reads_no_frozen_page_and_an_edit_reads_from_its_ow
     window, read = bucket.read([newest], settings)
     assert read == 0 and window.offset == 25 and len(window.episodes) == 22
 
-    # One in the year the frozen pages end in reads every page of that year, for its archive page
+    # One in the year the frozen pages end in reads none either, but that year's listing, for its
+    # archive page: 2026 starts with e12, in page 3
     newest = put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z"))
-    assert bucket.read([newest], settings)[1] == 3  # 2026 starts with e12, in page 3
+    window, reach = bucket.read_window([newest], settings)
+    assert reach == Window(first=6, years=frozenset({2026}))
+    assert [episode.slug for episode in window.in_year(2026)][-3:] == ["e14", "e13", "e12"]
 
     # An edit reads from the page before its own, whose last episodes are within twice 2 of its
     # first: e07 is on page 2
@@ -134,3 +148,66 @@ def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_sc
         assert bucket.read(None)[0] == whole, step
     assert site == site_of(whole)
     assert 0 in frozen_pages_read  # some batches needed no frozen page at all
+
+
+def publish(bucket: Bucket, whole, site: dict[str, bytes], changes):
+    """Publish `changes` as the render function does, a window at a time, into `bucket` and `site`;
+    the whole catalog after them, and what the publish read besides the index."""
+    window, reach = bucket.read_window(changes)
+    update = fold(window, changes, PAGED)
+    plan = show_plan(update.after, update.refresh, PAGED, {})
+    site |= {item.key: item.body for item in plan.puts}
+    for key in plan.deletes:
+        site.pop(key, None)
+    bucket.store(update.after)
+    return fold(whole, changes, PAGED).after, reach
+
+
+def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_without_reading_them():
+    # Given 60 episodes, all of 2026: 8 frozen pages of 5 in one year, as an hourly show's year fills 88
+    whole = daily_catalog(60, start=datetime(2026, 1, 1, 9, tzinfo=UTC))
+    bucket, site = Bucket(whole), site_of(whole)
+
+    for step in range(6):
+        # When a new newest episode of 2026 is published: the sixth freezes a ninth page
+        newest = put_episode("daily", f"n{step}", episode_document(f"New {step}", f"2026-04-0{step + 1}T09:00:00Z"))
+        pages_before = len(StoredIndex.model_validate_json(bucket.index).pages)
+        whole, reach = publish(bucket, whole, site, [newest])
+
+        # Then it reads no frozen page, only the listing of 2026
+        assert reach == Window(first=pages_before + 1, years=frozenset({2026})), step
+        # And the catalog it stores is the whole catalog, with 2026's listing one page longer once it freezes
+        assert bucket.read(None)[0] == whole
+    index = StoredIndex.model_validate_json(bucket.index)
+    assert len(index.pages) == 9 and index.years is not None and set(index.years) == {2026}
+    assert len(StoredYear.model_validate_json(bucket.objects[year_key_name(2026, index.years[2026])]).episodes) == 45
+    # And the site, the 2026 archive page of 64 episodes with it, is that of a render from scratch
+    assert site == site_of(whole)
+    assert site["daily/2026/index.html"].count(b"<li><a href") >= 64
+
+
+def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_again_with_them():
+    # Given a catalog stored by a podpages that kept no years' listings
+    whole = daily_catalog(47)
+    bucket, site = Bucket(whole), site_of(whole)
+    stored = json.loads(bucket.index)
+    del stored["years"]
+    bucket.index = json.dumps(stored).encode()
+    bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
+
+    # When a new newest episode is published
+    newest = put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z"))
+    whole, reach = publish(bucket, whole, site, [newest])
+
+    # Then that publish reads the catalog whole, and stores it with a listing of each year
+    assert reach == WHOLE
+    index = StoredIndex.model_validate_json(bucket.index)
+    assert index.years is not None and set(index.years) == {2025, 2026}
+    assert {name for name in bucket.objects if name.startswith("year-")} == {
+        year_key_name(year, digest) for year, digest in index.years.items()
+    }
+    # And the next reads only the listing of its year
+    later = put_episode("daily", "later", episode_document("Later", "2026-06-02T09:00:00Z"))
+    whole, reach = publish(bucket, whole, site, [later])
+    assert reach == Window(first=len(index.pages) + 1, years=frozenset({2026}))
+    assert site == site_of(whole)

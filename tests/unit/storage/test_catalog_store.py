@@ -1,6 +1,6 @@
-"""A catalog stored as an index beside its frozen pages, against moto's in-process S3: a commit writes
-only the pages that changed, deletes those its index no longer names, and one that loses its race
-leaves nothing of its own behind."""
+"""A catalog stored as an index beside its frozen pages and its years' listings, against moto's
+in-process S3: a commit writes only the pages and listings that changed, deletes those its index no
+longer names, and one that loses its race leaves nothing of its own behind."""
 
 import pytest
 
@@ -18,14 +18,15 @@ def keys(source, kind: str) -> set[str]:
     return {item["Key"] for item in listed.get("Contents", []) if f"/{kind}-" in item["Key"]}
 
 
-def named(store) -> tuple[set[str], set[str]]:
-    """The pages and the nearby index parts that the stored index names."""
+def named(store) -> tuple[set[str], set[str], set[str]]:
+    """The pages, the nearby index parts and the years' listings that the stored index names."""
     held = store.read("daily", [])
-    assert held.index is not None
+    assert held.index is not None and held.index.years is not None
     pages = enumerate(held.index.pages, 1)
     return (
         {f"catalog/daily/page-{page}-{summary.digest}.json" for page, summary in pages},
         {f"catalog/daily/nearby-{page}-{summary.nearby}.json" for page, summary in enumerate(held.index.pages, 1)},
+        {f"catalog/daily/year-{year}-{digest}.json" for year, digest in held.index.years.items()},
     )
 
 
@@ -44,8 +45,11 @@ def test_an_edit_writes_its_page_alone_and_the_page_it_replaced_goes(source, s3)
     held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
     store.commit(held, retitle(held.catalog, "Retitled"))
 
-    assert [key.split("/")[-1].split("-")[:2] for key in written] == [["page", "2"], ["nearby", "2"], ["daily.json"]]
+    # The page, the listing of the episode's year (which shows its title) and the nearby part it is on
+    expected = [["page", "2"], ["year", "2025"], ["nearby", "2"], ["daily.json"]]
+    assert [key.split("/")[-1].split("-")[:2] for key in written] == expected
     assert keys(source, "page") == named(store)[0] and len(keys(source, "page") ^ before) == 2
+    assert keys(source, "year") == named(store)[2] and len(named(store)[2]) == 2
     assert store.read("daily").catalog == retitle(daily_catalog(47), "Retitled")
 
 
@@ -59,7 +63,8 @@ def test_a_commit_that_loses_its_race_leaves_only_what_the_winner_names(source):
     with pytest.raises(CatalogConflict):
         store.commit(ours, retitle(ours.catalog, "Ours"))
 
-    pages, parts = named(store)
+    pages, parts, years = named(store)
     assert keys(source, "page") == pages
+    assert keys(source, "year") == years  # ours, with e07 "Ours", is gone
     assert keys(source, "nearby") == parts | parts_before  # the replaced part goes with the next listings
     assert store.read("daily").catalog == retitle(daily_catalog(47), "Theirs")

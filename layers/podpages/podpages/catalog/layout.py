@@ -5,13 +5,17 @@
 episodes not published yet, the trailers of the frozen pages (every feed names them), and a summary
 of each frozen page (`page_summary`). Each frozen page is an object of its own,
 `catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content;
-its part of the nearby index (`catalog.nearby_index`) is written with it.
+its part of the nearby index (`catalog.nearby_index`) is written with it. Each year with episodes in
+the frozen pages has a listing of them (`listed_episode`), `catalog/<show>/year-<year>-<digest>.json`,
+from which a publish renders that year's archive page: an hourly show's year fills 88 frozen pages,
+and a listing of its 8,760 episodes is about 1 MB.
 
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, and the pages it no longer names are
 deleted after it, so a reader holding an index finds every page it names. A new newest episode
-writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze.
-A catalog whose frozen pages were cut for another feed size is read whole and cut again.
+writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze,
+with the listing of their year. A catalog whose frozen pages were cut for another feed size, or
+before the years' listings were kept, is read whole and cut again.
 """
 
 import hashlib
@@ -23,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from podpages.catalog.companions import Companion
 from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
@@ -43,6 +48,15 @@ class StoredPage(BaseModel):
     companions: tuple[Companion, ...]  # of those episodes, by slug and format
 
 
+class StoredYear(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[2] = 2
+    show: str
+    year: int
+    episodes: tuple[ListedEpisode, ...]  # that year's in the frozen pages, in publish order, oldest first
+
+
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -55,6 +69,8 @@ class StoredIndex(BaseModel):
     trailers: tuple[tuple[int, CatalogEntry], ...]  # each trailer in a frozen page, with the page's number
     episodes: tuple[CatalogEntry, ...]  # the head, in publish order, oldest first
     companions: tuple[Companion, ...]  # of the head's episodes and of episodes not published yet
+    # The digest of each year's listing of the frozen pages; None in an index stored before they were kept.
+    years: dict[int, str] | None = None
 
     @property
     def count(self) -> int:
@@ -63,16 +79,19 @@ class StoredIndex(BaseModel):
 
 @dataclass(frozen=True)
 class Split:
-    """A catalog cut for storing: its index, and the frozen pages it holds, by number, with their digests."""
+    """A catalog cut for storing: its index, the frozen pages it holds, by number, and the listings of
+    the years it tells anew, each with its digest."""
 
     index: bytes
     pages: dict[int, tuple[str, bytes]]
     nearby: dict[int, tuple[str, bytes]]  # each of those pages' part of the nearby index, with its digest
-    names: frozenset[str]  # of every page the index names
+    years: dict[int, tuple[str, bytes]]  # the listings of the years it tells anew, with their digests
+    names: frozenset[str]  # of every page and listing the index names
 
 
 def split(catalog: Catalog, feed_max_items: int) -> Split:
-    """The catalog as stored. Its frozen pages not held keep the summaries it has of them."""
+    """The catalog as stored. Its frozen pages not held keep the summaries it has of them, and the
+    years before the one they end in keep their listings."""
     size, held = archive_size(feed_max_items), len(catalog.earlier)
     frozen = frozen_pages(catalog.count, feed_max_items)
     if frozen < held:
@@ -88,12 +107,15 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
     nearby: dict[int, tuple[str, bytes]] = {}
     for page, entries in held_pages.items():
         stored = StoredPage(show=catalog.show, page=page, episodes=entries, companions=tuple(companions[page]))
-        body = _json(stored)
-        digest = hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
+        digest, body = _stored(stored)
         pages[page] = (digest, body)
         part = nearby_part(catalog.show, page, entries)
         nearby[page] = (part_digest(part), part)
         summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
+    years = {
+        year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(listed)))
+        for year, listed in _listings(catalog, frozen * size).items()
+    }
     trailers = [*_numbered(catalog.earlier, catalog.earlier_trailers)]
     trailers += [(page_of[entry.slug], entry) for entry in catalog.trailers() if entry.slug in page_of]
     index = StoredIndex(
@@ -105,17 +127,53 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         trailers=tuple(trailers),
         episodes=catalog.episodes[frozen * size - catalog.offset :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
+        years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
     )
-    return Split(_json(index), pages, nearby, frozenset(page_names(index)))
+    return Split(_json(index), pages, nearby, years, frozenset(object_names(index)))
 
 
-def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
+def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
+    """The listing of each year the catalog tells anew, of the first `frozen_count` episodes: every
+    year from the one its frozen pages not held end in, when it read that year's listing, as it must
+    to hold any of those episodes. None when it holds none of them and read no listing to cut again."""
+    held = catalog.episodes[: max(0, frozen_count - catalog.offset)]
+    listed: dict[int, list[ListedEpisode]] = {}
+    if catalog.earlier:
+        since = catalog.earlier[-1].last[0].year
+        if since not in catalog.earlier_listed:
+            if held:
+                raise ValueError(f"{catalog.show!r} lost the listing of {since}, which it does not hold")
+            return {}
+        listed[since] = list(catalog.earlier_listed[since])
+    for entry in held:
+        listed.setdefault(entry.published.year, []).append(entry.listed())
+    return listed
+
+
+def _year_digests(catalog: Catalog, told: dict[int, str]) -> dict[int, str]:
+    """The digest of every year's listing: those `told` anew, and those of the years before them,
+    which lie wholly in the frozen pages not held; all it had when it told none anew."""
+    if not catalog.earlier:
+        return told
+    since = catalog.earlier[-1].last[0].year
+    return {year: digest for year, digest in catalog.earlier_years.items() if year < since or not told} | told
+
+
+def join(index: StoredIndex, pages: Mapping[int, StoredPage], years: Mapping[int, StoredYear] | None = None) -> Catalog:
     """The catalog of an index and of its last frozen pages, `pages` (from some page to the last):
-    a window that knows the pages before them by their summaries."""
+    a window that knows the pages before them by their summaries, and the years of `years` by their
+    listings."""
     first = min(pages, default=len(index.pages) + 1)
     if set(pages) != set(range(first, len(index.pages) + 1)):
         raise ValueError(f"pages {sorted(pages)} of {index.show!r} are not its last {len(index.pages) - first + 1}")
     read = [pages[page] for page in sorted(pages)]
+    earlier = index.pages[: first - 1]
+    last = earlier[-1].last if earlier else None
+    listed = {
+        year: tuple(episode for episode in stored.episodes if episode.order <= last)
+        for year, stored in (years or {}).items()
+        if last is not None
+    }
     companions = [companion for page in read for companion in page.companions] + list(index.companions)
     return Catalog(
         show=index.show,
@@ -123,8 +181,10 @@ def join(index: StoredIndex, pages: Mapping[int, StoredPage]) -> Catalog:
         document_sequencer=index.document_sequencer,
         episodes=(*(entry for page in read for entry in page.episodes), *index.episodes),
         companions=tuple(sorted(companions, key=lambda companion: (companion.slug, companion.format))),
-        earlier=index.pages[: first - 1],
+        earlier=earlier,
         earlier_trailers=tuple(entry for page, entry in index.trailers if page < first),
+        earlier_years=(index.years or {}) if earlier else {},
+        earlier_listed=listed,
     )
 
 
@@ -151,8 +211,21 @@ def page_key_name(page: int, digest: str) -> str:
     return f"page-{page}-{digest}.json"
 
 
-def page_names(index: StoredIndex) -> set[str]:
-    return {page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)}
+def year_key_name(year: int, digest: str) -> str:
+    """A year's listing of the frozen pages, in the show's folder beside its index."""
+    return f"year-{year}-{digest}.json"
+
+
+def object_names(index: StoredIndex) -> set[str]:
+    """The names of the objects the index names: its frozen pages and its years' listings."""
+    pages = {page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)}
+    return pages | {year_key_name(year, digest) for year, digest in (index.years or {}).items()}
+
+
+def _stored(stored: BaseModel) -> tuple[str, bytes]:
+    """A part of the catalog as stored, and the digest that names it."""
+    body = _json(stored)
+    return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS], body
 
 
 def _json(stored: BaseModel) -> bytes:

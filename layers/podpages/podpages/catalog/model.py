@@ -4,13 +4,14 @@ It is stored in the source bucket (`catalog.layout`), so a publish never reads t
 episode files. Full transcripts stay out of it; each entry keeps only its excerpt.
 
 A catalog in memory may hold a window of the show: every episode after its first frozen pages
-(`earlier`), which it knows only by their summaries. A publish reads the window its changes need
+(`earlier`), which it knows only by their summaries and by the listings of the years it read
+(`earlier_listed`). A publish reads the window its changes need
 (`catalog.window`); asking it for what lies before raises `NotLoaded`.
 """
 
 import uuid
 from bisect import insort
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any, Literal
 
@@ -26,6 +27,7 @@ from podpages.catalog.changes import (
     TranscriptRemoved,
 )
 from podpages.catalog.companions import Companion, preferred
+from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.nearby import nearby
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
@@ -110,6 +112,14 @@ class CatalogEntry(BaseModel):
         return self.episode.published.astimezone(UTC)
 
     @property
+    def duration(self) -> timedelta:
+        return self.episode.duration
+
+    def listed(self) -> ListedEpisode:
+        """The entry as a year's listing keeps it: what `episode-list.html` shows of it."""
+        return ListedEpisode(slug=self.slug, title=self.title, published=self.published, duration=self.duration)
+
+    @property
     def order(self) -> tuple[datetime, str]:
         """Publish order; ties are broken by slug."""
         return self.published, self.slug
@@ -157,6 +167,8 @@ class Catalog(BaseModel):
     companions: tuple[Companion, ...] = since_v2(())  # companion transcripts, by slug and format
     earlier: tuple[PageSummary, ...] = ()  # frozen pages before `episodes`, not held: see the module
     earlier_trailers: tuple[CatalogEntry, ...] = ()  # the trailers among them, which every feed names
+    earlier_years: dict[int, str] = {}  # the digest of each year's listing of the frozen pages (`catalog.layout`)
+    earlier_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `earlier`
 
     @property
     def offset(self) -> int:
@@ -261,11 +273,15 @@ class Catalog(BaseModel):
         """Years that have episodes, newest first."""
         return sorted({*self._by_year, *self._earlier_by_year}, reverse=True)
 
-    def in_year(self, year: int) -> list[CatalogEntry]:
-        """That year's episodes, newest first."""
-        if year in self._earlier_by_year:
-            raise NotLoaded(f"episodes of {year} of {self.show!r} are in frozen pages not read")
-        return list(self._by_year.get(year, []))
+    def in_year(self, year: int) -> list[CatalogEntry | ListedEpisode]:
+        """That year's episodes, newest first: those held, then those of the frozen pages before them,
+        from the year's listing."""
+        held = self._by_year.get(year, [])
+        if year not in self._earlier_by_year:
+            return list(held)
+        if year not in self.earlier_listed:
+            raise NotLoaded(f"the listing of {year} of {self.show!r} was not read")
+        return [*held, *reversed(self.earlier_listed[year])]
 
     def year_count(self, year: int) -> int:
         """How many episodes the year has."""

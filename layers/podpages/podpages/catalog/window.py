@@ -1,4 +1,5 @@
-"""Which of a show's frozen pages a batch of changes needs read (`catalog.layout`).
+"""Which of a show's frozen pages, and which of its years' listings, a batch of changes needs read
+(`catalog.layout`).
 
 A publish reads the index and, of the frozen pages, those from the first one its changes can reach
 to the last, so that the catalog it folds them into holds every episode they touch and everything
@@ -7,8 +8,12 @@ that depends on them:
 - the page that may hold each changed episode (by its slug's hash) or its GUID, and the page a
   back-dated episode falls into;
 - the episodes within twice `NEARBY_COUNT` before each change, whose nearby lists it can alter;
-- every episode of each year a change touches, for that year's archive page;
 - as many pages as removals can take back into the head.
+
+Each year a change touches has its archive page rendered again: the listing of that year is read
+when its episodes reach into the pages before the first read. So is the listing of the year those
+pages end in, when the commit cuts frozen pages after them (those read, or the head's oldest
+episodes, frozen now), since it writes that listing anew with their episodes.
 
 A new newest episode needs none. An edit or a removal of an old episode needs its page and every
 one after it: the positional pages after a removal shift, as RFC 5005's archives do. A change to the
@@ -17,6 +22,7 @@ show's document, which every page shows, needs them all.
 
 from bisect import bisect_left
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
@@ -31,12 +37,25 @@ from podpages.settings import Settings
 WINDOWED_FEED_MAX = 20_000
 
 
-def first_page(index: StoredIndex, changes: Iterable[Change], settings: Settings) -> int:
-    """The first frozen page to read for `changes`; one past the last when they need none."""
+@dataclass(frozen=True)
+class Window:
+    """What a publish reads of a show's catalog besides its index."""
+
+    first: int  # the first frozen page to read; one past the last when none
+    years: frozenset[int] = frozenset()  # the years whose listings to read
+
+
+WHOLE = Window(first=1)
+
+
+def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) -> Window:
+    """What to read for `changes`."""
     frozen = len(index.pages)
     feed_max_items = settings.feed_max_items
     if index.feed_max_items != feed_max_items or feed_max_items > WINDOWED_FEED_MAX or not frozen:
-        return 1  # cut for another feed, or not windowed at all: read whole
+        return WHOLE  # cut for another feed, or not windowed at all
+    if index.years is None:
+        return WHOLE  # stored before the years' listings were kept: cut again, with them
     size = archive_size(feed_max_items)
     offset = frozen * size
     head = {entry.slug: position for position, entry in enumerate(index.episodes, offset)}
@@ -48,10 +67,10 @@ def first_page(index: StoredIndex, changes: Iterable[Change], settings: Settings
 
     starts = [frozen + 1]
     years: set[int] = set()
-    removals = 0
+    removals = puts = 0
     for change in changes:
         if isinstance(change, ShowPut | ShowRemoved):
-            return 1
+            return WHOLE
         slug = change.source.episode_slug
         for number in _holding((page.slugs for page in index.pages), slug_hash(slug)):
             starts.append(before((number - 1) * size))
@@ -60,6 +79,7 @@ def first_page(index: StoredIndex, changes: Iterable[Change], settings: Settings
             starts.append(before(position))
             years.add(index.episodes[position - offset].published.year)
         removals += isinstance(change, EpisodeRemoved)
+        puts += isinstance(change, EpisodePut)
         if isinstance(change, EpisodePut):
             published = change.episode.published.astimezone(UTC)
             order = (published, slug)
@@ -74,10 +94,15 @@ def first_page(index: StoredIndex, changes: Iterable[Change], settings: Settings
                 starts.append(before((number - 1) * size))
             else:
                 starts.append(before(offset + bisect_left(head_orders, order)))
-    starts += [number for number, page in enumerate(index.pages, 1) if years & page.years.keys()]
     if removals:
         starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
-    return max(1, min(starts))
+    first = max(1, min(starts))
+    unread = index.pages[: first - 1]
+    if not unread:
+        return Window(first)
+    if first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen:
+        years.add(unread[-1].last[0].year)
+    return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)))
 
 
 def _holding(hashes: Iterable[str], wanted: str) -> list[int]:

@@ -1,15 +1,24 @@
 """A show's catalog in the source bucket: read a window at a time, committed as an index beside its
-frozen pages (`catalog.layout`, `catalog.window`)."""
+frozen pages and its years' listings (`catalog.layout`, `catalog.window`)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from podpages.catalog.changes import Change
-from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex, StoredPage, join, page_key_name, page_names, split
+from podpages.catalog.layout import (
+    LAYOUT_VERSION,
+    StoredIndex,
+    StoredPage,
+    StoredYear,
+    join,
+    object_names,
+    page_key_name,
+    split,
+    year_key_name,
+)
 from podpages.catalog.model import Catalog
-from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.stored import leading_version
-from podpages.catalog.window import first_page
+from podpages.catalog.window import WHOLE, Window, window
 from podpages.errors import CatalogConflict
 from podpages.settings import Settings
 from podpages.storage.source_bucket import SourceBucket
@@ -26,8 +35,12 @@ class HeldCatalog:
     index: StoredIndex | None  # that object, when it was an index
 
     def cut_for(self, feed_max_items: int) -> bool:
-        """Whether the catalog is stored as this podpages stores it for a feed of that size."""
-        return self.etag is None or (self.index is not None and self.index.feed_max_items == feed_max_items)
+        """Whether the catalog is stored as this podpages stores it for a feed of that size: an index
+        cut for it, with its years' listings."""
+        index = self.index
+        return self.etag is None or (
+            index is not None and index.feed_max_items == feed_max_items and index.years is not None
+        )
 
 
 class CatalogStore:
@@ -40,19 +53,20 @@ class CatalogStore:
         if changes is None:
             return read_catalog(self.source, show)
         changes = list(changes)
-        return read_catalog(self.source, show, lambda index: first_page(index, changes, self.settings))
+        return read_catalog(self.source, show, lambda index: window(index, changes, self.settings))
 
     def commit(self, held: HeldCatalog, catalog: Catalog) -> None:
         """Store `catalog` over `held`, if nobody has committed since it was read: the frozen pages
-        that changed, the index, then the deletion of the pages it no longer names. A lost race
-        raises CatalogConflict, having deleted the pages it wrote that the winner does not name."""
-        show, before = catalog.show, page_names(held.index) if held.index else set()
+        and years' listings that changed, the index, then the deletion of those it no longer names.
+        A lost race raises CatalogConflict, having deleted those it wrote that the winner does not name."""
+        show, before = catalog.show, object_names(held.index) if held.index else set()
         if catalog.keeps_nothing:
             self.source.write_catalog(show, None, held.etag)
             self.source.delete_catalog_pages(show, before)
             return
         cut = split(catalog, self.settings.feed_max_items)
         pages = {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
+        pages |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
         pages = {name: body for name, body in pages.items() if name not in before}
         held_parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
         parts = {
@@ -70,22 +84,21 @@ class CatalogStore:
         self.source.delete_catalog_pages(show, before - cut.names)
 
     def _take_back(self, show: str, pages: set[str], parts: set[tuple[int, str]]) -> None:
-        """After a lost race, delete the pages and nearby parts this commit wrote that the winner's
-        index does not name: the winner may have written the very same ones, named by their content."""
+        """After a lost race, delete the pages, listings and nearby parts this commit wrote that the
+        winner's index does not name: the winner may have written the very same ones, named by their content."""
         winner = self.source.read_catalog(show)
-        kept: tuple[PageSummary, ...] = ()
+        index = None
         if winner and leading_version(winner.body) == LAYOUT_VERSION:
-            kept = StoredIndex.model_validate_json(winner.body).pages
-        self.source.delete_catalog_pages(
-            show, pages - {page_key_name(n, page.digest) for n, page in enumerate(kept, 1)}
-        )
+            index = StoredIndex.model_validate_json(winner.body)
+        self.source.delete_catalog_pages(show, pages - (object_names(index) if index else set()))
+        kept = index.pages if index else ()
         self.source.delete_nearby_parts(show, parts - {(n, page.nearby) for n, page in enumerate(kept, 1)})
 
 
 def read_catalog(
-    source: SourceBucket, show: str, first: Callable[[StoredIndex], int] = lambda _index: 1
+    source: SourceBucket, show: str, reach: Callable[[StoredIndex], Window] = lambda _index: WHOLE
 ) -> HeldCatalog:
-    """The show's catalog, from the frozen page `first` names on: all of it by default."""
+    """The show's catalog, as much of it as `reach` names: all of it by default."""
     for _attempt in range(MAX_READS):
         stored = source.read_catalog(show)
         if stored is None:
@@ -93,12 +106,14 @@ def read_catalog(
         if leading_version(stored.body) != LAYOUT_VERSION:  # one object, as an earlier podpages stored it
             return HeldCatalog(Catalog.model_validate_json(stored.body), stored.etag, None)
         index = StoredIndex.model_validate_json(stored.body)
+        read = reach(index)
         names = {
-            page: page_key_name(page, index.pages[page - 1].digest)
-            for page in range(first(index), len(index.pages) + 1)
+            page: page_key_name(page, index.pages[page - 1].digest) for page in range(read.first, len(index.pages) + 1)
         }
-        bodies = source.read_catalog_pages(show, names.values())
+        listings = {year: year_key_name(year, (index.years or {})[year]) for year in read.years}
+        bodies = source.read_catalog_pages(show, [*names.values(), *listings.values()])
         if all(body is not None for body in bodies.values()):
             pages = {page: StoredPage.model_validate_json(bodies[name] or b"") for page, name in names.items()}
-            return HeldCatalog(join(index, pages), stored.etag, index)
+            years = {year: StoredYear.model_validate_json(bodies[name] or b"") for year, name in listings.items()}
+            return HeldCatalog(join(index, pages, years), stored.etag, index)
     raise CatalogConflict(show)

@@ -68,13 +68,15 @@ class SourceBucket:
             raise
 
     def write_catalog_page(self, show: str, name: str, body: bytes) -> None:
-        """A frozen page of the show's catalog, named by its content: written before the index that names it."""
+        """A frozen page or a year's listing of the show's catalog, named by its content: written before
+        the index that names it."""
         self.client.put_object(
             Bucket=self.name, Key=catalog_page_key(show, name), Body=body, ContentType="application/json"
         )
 
     def read_catalog_pages(self, show: str, names: Iterable[str]) -> dict[str, bytes | None]:
-        """Frozen pages of the show's catalog, by name, read a few at a time; None for one that is gone."""
+        """Frozen pages and years' listings of the show's catalog, by name, read a few at a time; None
+        for one that is gone."""
         names = list(names)
         with ThreadPoolExecutor(max_workers=min(PAGE_READERS, len(names) or 1)) as readers:
             bodies = readers.map(lambda name: read_stored(self.client, self.name, catalog_page_key(show, name)), names)
