@@ -2,6 +2,7 @@
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 ELLIPSIS = "…"
 META_DESCRIPTION_CHARS = 155
@@ -17,7 +18,13 @@ _REGIONAL_INDICATORS = (0x1F1E6, 0x1F1FF)
 
 def paragraphs(text: str) -> list[str]:
     """Paragraphs are separated by blank lines; white space inside one folds to single spaces."""
-    return [folded for block in _BLANK_LINE.split(text) if (folded := " ".join(block.split()))]
+    return list(_paragraphs(text))
+
+
+def _paragraphs(text: str) -> Iterator[str]:
+    """The paragraphs, each folded only when it is asked for: an excerpt takes the first few of a
+    transcript of up to 100,000 characters."""
+    return (folded for block in _BLANK_LINE.split(text) if (folded := " ".join(block.split())))
 
 
 def excerpt(transcript: str, limit: int) -> list[str]:
@@ -27,7 +34,7 @@ def excerpt(transcript: str, limit: int) -> list[str]:
     instead (text without spaces), so the excerpt is empty only when the transcript or the budget is."""
     kept: list[str] = []
     used = 0
-    for paragraph in paragraphs(transcript):
+    for paragraph in _paragraphs(transcript):
         if used + len(paragraph) <= limit:
             kept.append(paragraph)
             used += len(paragraph)

@@ -145,9 +145,11 @@ def test_a_title_holding_a_unicode_line_or_paragraph_separator_is_not_one_line(s
         ("not a character \ufdd0", "noncharacter U+FDD0 at position 16"),
         ("not a character \U0001fffe", "noncharacter U+1FFFE at position 16"),
         ("\U0010ffff at the end of the last plane", "noncharacter U+10FFFF at position 0"),
-        # Text past the BMP is searched with the full list; text within it with the BMP's share.
+        # Text past the BMP is searched again, with the full list, from its first character past it.
         ("an emoji \U0001f3a7 and a bell\x07", "control character U+0007 at position 21"),
         ("an emoji \U0001f3a7 then \ufffe", "noncharacter U+FFFE at position 16"),
+        ("an emoji \U0001f3a7 then \U0002ffff", "noncharacter U+2FFFF at position 16"),
+        ("a bell\x07 then an emoji \U0001f3a7", "control character U+0007 at position 6"),
     ],
 )
 def test_a_forbidden_character_is_named_with_its_position_whatever_plane_the_text_reaches(text, message):

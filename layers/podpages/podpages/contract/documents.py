@@ -253,8 +253,10 @@ class _Object(dict[str, object]):
 
     def __init__(self, pairs: list[tuple[str, object]]):
         super().__init__(pairs)
-        keys = [key for key, _value in pairs]
-        self.repeated = sorted({key for key in keys if keys.count(key) > 1}, key=keys.index)
+        self.repeated: list[str] = []
+        if len(self) < len(pairs):  # the dict kept one value of a repeated key
+            keys = [key for key, _value in pairs]
+            self.repeated = sorted({key for key in keys if keys.count(key) > 1}, key=keys.index)
 
 
 def _repeated_keys(text: str) -> list[str]:

@@ -19,10 +19,10 @@ from pydantic import AfterValidator, Field
 _NONCHARACTERS = "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000))
 _FORBIDDEN_IN_BMP = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
 _FORBIDDEN = re.compile(f"[{_FORBIDDEN_IN_BMP}{_NONCHARACTERS}]")
-# The same search over text with no character past the BMP, which most text is: a class that lists
-# code points beyond it makes `re` test each character against a list, ten times slower.
-_FORBIDDEN_BMP_ONLY = re.compile(f"[{_FORBIDDEN_IN_BMP}]")
-_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")
+# A class that lists code points beyond the BMP makes `re` test each character against a list, ten
+# times slower. So one pass looks for a forbidden character of the BMP or any character beyond it, and
+# only text holding one of those (emoji, say) is searched again, from there, with the whole class.
+_FORBIDDEN_OR_BEYOND_BMP = re.compile(f"[{_FORBIDDEN_IN_BMP}\U00010000-\U0010ffff]")
 # Embeddings and overrides (U+202A..U+202E) and isolates (U+2066..U+2069). The marks LRM and RLM
 # stay allowed: they change no order beyond their own neighbours.
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -36,7 +36,9 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 def check_characters(value: str) -> str:
     """Reject a control character, lone surrogate or noncharacter anywhere in `value`, URLs and addresses too."""
-    found = (_FORBIDDEN if _BEYOND_BMP.search(value) else _FORBIDDEN_BMP_ONLY).search(value)
+    found = _FORBIDDEN_OR_BEYOND_BMP.search(value)
+    if found and ord(found.group()) > 0xFFFF:
+        found = _FORBIDDEN.search(value, found.start())
     if found:
         code = ord(found.group())
         kind = "control character" if code <= 0x9F else "lone surrogate" if code <= 0xDFFF else "noncharacter"
