@@ -19,8 +19,9 @@ MONTHS = (
 
 
 def rfc3339(moment: datetime) -> str:
-    """UTC, to the second, with a Z: `2026-01-28T11:05:41Z`."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """UTC, to the second, with a Z: `2026-01-28T11:05:41Z`. (`isoformat` writes it in half the time
+    `strftime` takes, and a render writes it six times a page.)"""
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def calendar_date(moment: datetime) -> str:
