@@ -37,6 +37,7 @@ from podpages.storage.source_bucket import SourceBucket
 SITE_URL = "http://127.0.0.1:3000"
 PUBLISHES = 3  # new newest episodes published one after another into each show, for a median
 HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
+FREEZES_A_PAGE = 1_199  # episodes: the next makes 1,200, and the second page of 100 freezes
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 
 
@@ -277,12 +278,16 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # Late in the year of an hourly show: 77 frozen pages of that year, which its archive page lists.
         print(f"single publish into an hourly show of {HOURLY_LATE_IN_THE_YEAR} episodes …", file=sys.stderr)
         hourly = single_publish(stack, HOURLY_LATE_IN_THE_YEAR, hours_apart=1)
+        # Once in 100 publishes the head's oldest 100 episodes freeze into a page: this one does.
+        print(f"single publish into {FREEZES_A_PAGE} episodes, which freezes a page …", file=sys.stderr)
+        freezing = single_publish(stack, FREEZES_A_PAGE)
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)
     return {
         "single_publish": publishes,
         "hourly_publish": hourly,
+        "freezing_publish": freezing,
         "backfill": filled,
         "memory": peak_memory(min(max(sizes), 10_000)),
     }

@@ -60,6 +60,7 @@ def rows(results: dict) -> list[Row]:
     largest = publishes[max(publishes)]
     base = publishes.get(1_000, largest)
     filled, hourly = results["publishing"]["backfill"], results["publishing"]["hourly_publish"]
+    freezing = results["publishing"]["freezing_publish"]
     compared = results["hugo"]
     requests = [item["s3_requests"] for item in publishes.values()]
     growth = {
@@ -90,6 +91,13 @@ def rows(results: dict) -> list[Row]:
             f"{hourly['bytes_written'] / 1e6:.2f} MB written, {hourly['function_cpu_ms']:.0f} ms CPU",
             "at most 20 requests",
             hourly["s3_requests"] <= 20,
+        ),
+        Row(
+            f"a publish that freezes a page, once in 100 ({freezing['episodes']:,} episodes)",
+            f"{freezing['s3_requests']} S3 requests, {freezing['bytes_read'] / 1e6:.2f} MB read, "
+            f"{freezing['bytes_written'] / 1e6:.2f} MB written",
+            "at most 20 requests",
+            freezing["s3_requests"] <= 20,
         ),
         Row(
             f"single publish at {largest['episodes']:,} (domain / end to end)",

@@ -180,6 +180,26 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
     check(paged, nearby, tmp_path)
 
 
+def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index_alone_of_the_site_files(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 39 episodes ten days apart, three frozen pages of them
+    publish(paged, range(1, 40))
+    s3_calls.clear()
+
+    # When the 40th is published, and the head's oldest five freeze into a fourth page
+    publish(paged, range(40, 41))
+
+    # Then the page, the listing of its year and its nearby part are written beside the index, and of
+    # the site's own files only the sitemap index, which lists the page's new sitemap part
+    written = [key for operation, key in s3_calls if operation == "PutObject"]
+    catalog = [key.split("/")[-1].split("-")[0] for key in written if key.startswith("catalog/daily/")]
+    assert sorted(catalog) == ["nearby", "page", "year"]
+    assert [key for key in written if "/" not in key] == ["sitemap.xml"]
+    assert len(named_pages(paged)) == 4
+    check(paged, nearby, tmp_path)
+
+
 def test_an_episode_of_a_year_the_frozen_pages_hold_reads_its_years_listing_and_no_page(
     paged, nearby, s3_calls, tmp_path
 ):

@@ -305,6 +305,10 @@ class Publisher:
             # step, which will set its count over our version; until then it lists its first part.
             shows = {listed: indexed.get(listed, 1) for listed in self.source.list_shows()}
             plan = site_plan(shows | ({show: parts} if show is not None else {}), self.settings)
+            if show is not None and current is not None:
+                # The other files were written with the index this replaces, and only whether they
+                # exist depends on the shows: a show's new sitemap part writes the index alone.
+                plan = Plan(puts=[item for item in plan.puts if item.key == key], deletes=plan.deletes)
             try:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:
