@@ -234,7 +234,7 @@ def peak_memory(episodes: int = 10_000) -> dict:
     folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
     catalog_file = Path(tempfile.mkdtemp()) / "catalog.json"  # the index a publish of a new newest episode reads
     catalog = read_source_folder(folder, settings).catalogs["bench"]
-    catalog_file.write_bytes(split(catalog, settings.feed_max_items).index)
+    catalog_file.write_bytes(b"".join(split(catalog, settings.feed_max_items).index))
     new = Path(tempfile.mkdtemp()) / "episodes" / "bench" / f"episode-{episodes:05d}.json"
     new.parent.mkdir(parents=True)
     new.write_text(json.dumps(episode_document(episodes)))

@@ -91,10 +91,10 @@ def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: in
     return read, pages
 
 
-def stored(catalog: Catalog) -> tuple[str, bytes | None]:
+def stored(catalog: Catalog) -> tuple[str, tuple[bytes] | None]:
     """A catalog as an earlier podpages stored it, in one object, for `SourceBucket.write_catalog`:
-    its show and its bytes, or None where it keeps nothing."""
-    return catalog.show, None if catalog.keeps_nothing else catalog.model_dump_json().encode()
+    its show and its bytes, in one piece, or None where it keeps nothing."""
+    return catalog.show, None if catalog.keeps_nothing else (catalog.model_dump_json().encode(),)
 
 
 def commit_catalog(source: SourceBucket, catalog: Catalog, settings: Settings = SETTINGS) -> None:

@@ -11,14 +11,33 @@ import pytest
 
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import StoredIndex, StoredPage, StoredYear, join, page_key_name, split, year_key_name
+from podpages.catalog.layout import (
+    LAYOUT_VERSION,
+    StoredIndex,
+    StoredPage,
+    StoredYear,
+    join,
+    page_key_name,
+    split,
+    year_key_name,
+)
+from podpages.catalog.model import Catalog
 from podpages.catalog.staleness import everything
+from podpages.catalog.stored import leading_version
 from podpages.catalog.window import WHOLE, Window, window
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
-from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode, put_show, show_document
+from support.catalogs import (
+    SITE_URL,
+    daily_catalog,
+    episode_document,
+    example_folder,
+    put_episode,
+    put_show,
+    show_document,
+)
 
 PAGED = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=4)  # frozen pages of 5
 
@@ -33,7 +52,7 @@ class Bucket:
 
     def store(self, catalog, settings=PAGED) -> None:
         cut = split(catalog, settings.feed_max_items)
-        self.index = cut.index
+        self.index = b"".join(cut.index)
         self.objects |= {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
         self.objects |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
         self.objects = {name: body for name, body in self.objects.items() if name in cut.names}
@@ -211,3 +230,28 @@ def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_ag
     whole, reach = publish(bucket, whole, site, [later])
     assert reach == Window(first=len(index.pages) + 1, years=frozenset({2026}))
     assert site == site_of(whole)
+
+
+@pytest.mark.parametrize(
+    ("catalog", "settings"),
+    [
+        (daily_catalog(47), PAGED),
+        (daily_catalog(3), PAGED),
+        (Catalog(show="empty"), PAGED),
+        *((catalog, Settings(site_url=SITE_URL)) for catalog in example_folder().catalogs.values()),
+    ],
+)
+def test_the_index_written_in_pieces_is_the_json_of_the_index_one_head_entry_a_piece(catalog, settings):
+    # Given a catalog cut for storing
+    pieces = split(catalog, settings.feed_max_items).index
+
+    # Then its pieces, joined, are the JSON pydantic writes for the index they parse to, its version first
+    joined = b"".join(pieces)
+    index = StoredIndex.model_validate_json(joined)
+    assert json.loads(joined) == json.loads(index.model_dump_json())
+    assert leading_version(joined) == LAYOUT_VERSION
+    # And each entry of its head is a piece of its own
+    assert len(pieces) == len(index.episodes) + 2
+    assert [json.loads(piece.removeprefix(b",")) for piece in pieces[1:-1]] == [
+        json.loads(entry.model_dump_json()) for entry in index.episodes
+    ]

@@ -19,7 +19,7 @@ before the years' listings were kept, is read whole and cut again.
 """
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -82,7 +82,7 @@ class Split:
     """A catalog cut for storing: its index, the frozen pages it holds, by number, and the listings of
     the years it tells anew, each with its digest."""
 
-    index: bytes
+    index: tuple[bytes, ...]  # its JSON in pieces (`index_pieces`)
     pages: dict[int, tuple[str, bytes]]
     nearby: dict[int, tuple[str, bytes]]  # each of those pages' part of the nearby index, with its digest
     years: dict[int, tuple[str, bytes]]  # the listings of the years it tells anew, with their digests
@@ -129,7 +129,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
     )
-    return Split(_json(index), pages, nearby, years, frozenset(object_names(index)))
+    return Split(index_pieces(index), pages, nearby, years, frozenset(object_names(index)))
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
@@ -226,6 +226,21 @@ def _stored(stored: BaseModel) -> tuple[str, bytes]:
     """A part of the catalog as stored, and the digest that names it."""
     body = _json(stored)
     return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS], body
+
+
+def index_pieces(index: StoredIndex) -> tuple[bytes, ...]:
+    """The index's JSON in pieces, each entry of its head a piece of its own, written as they are
+    (`storage.joined_body`): a head of 1,000 entries at the contract's maximum is 164 MB, which a
+    document made whole would hold twice over. The version stays first, for `stored.leading_version`."""
+    rest = index.__pydantic_serializer__.to_json(index, exclude={"episodes"})
+    entries = (_json(entry) for entry in index.episodes)
+    return (rest.removesuffix(b"}") + b',"episodes":[', *_separated(entries), b"]}")
+
+
+def _separated(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """The pieces of a JSON array's items: each after the first opens with its comma."""
+    for number, piece in enumerate(pieces):
+        yield b"," + piece if number else piece
 
 
 def _json(stored: BaseModel) -> bytes:

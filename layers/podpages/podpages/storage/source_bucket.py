@@ -1,6 +1,6 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
+from podpages.storage.joined_body import JoinedBody
 from podpages.storage.s3 import Stored, Unchanged, error_code, get_object, lost_race, only_over, read_stored
 
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
@@ -50,9 +51,9 @@ class SourceBucket:
                 raise Unchanged(key) from None
             raise
 
-    def write_catalog(self, show: str, body: bytes | None, etag: str | None) -> None:
-        """Commit the show's catalog index (`catalog.layout`), or delete it (None), if nobody has
-        since the read that gave `etag`."""
+    def write_catalog(self, show: str, body: Sequence[bytes] | None, etag: str | None) -> None:
+        """Commit the show's catalog index (`catalog.layout`), given in pieces, or delete it (None),
+        if nobody has since the read that gave `etag`."""
         key = catalog_key(show)
         try:
             if body is None:
@@ -60,7 +61,7 @@ class SourceBucket:
                     self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
                 return
             self.client.put_object(
-                Bucket=self.name, Key=key, Body=body, ContentType="application/json", **only_over(etag)
+                Bucket=self.name, Key=key, Body=JoinedBody(body), ContentType="application/json", **only_over(etag)
             )
         except ClientError as error:
             if lost_race(error):

@@ -1,0 +1,35 @@
+"""A body of pieces reads, seeks and re-reads as the bytes of its pieces end to end."""
+
+import io
+
+import pytest
+
+from podpages.storage.joined_body import JoinedBody
+
+PIECES = [b"{", b"", b'"a":1', b",", b'"b":[' + b"x" * 100 + b"]", b"}"]
+WHOLE = b"".join(PIECES)
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 64, 1000])
+def test_read_in_blocks_of_any_size_it_is_the_pieces_joined(size):
+    body = JoinedBody(PIECES)
+
+    blocks = iter(lambda: body.read(size), b"")
+
+    assert b"".join(blocks) == WHOLE and len(body) == len(WHOLE)
+
+
+def test_it_seeks_and_reads_from_anywhere_as_botocore_does_to_send_again():
+    body = JoinedBody(PIECES)
+    assert body.read() == WHOLE and body.read() == b""
+
+    assert body.seek(0) == 0 and body.read(4) == WHOLE[:4]
+    assert body.seek(3, io.SEEK_CUR) == 7 and body.read(5) == WHOLE[7:12]
+    assert body.seek(-2, io.SEEK_END) == len(WHOLE) - 2 and body.read() == b"]}"
+    assert body.tell() == len(WHOLE)
+    with pytest.raises(ValueError, match="before the start"):
+        body.seek(-1)
+
+
+def test_no_pieces_are_an_empty_body():
+    assert JoinedBody([]).read() == b"" and len(JoinedBody([b""])) == 0
