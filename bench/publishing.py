@@ -205,7 +205,7 @@ import sys
 from pathlib import Path
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import StoredIndex, join, split
+from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.window import Window, window
 from podpages.cli.source_folder import read_change
@@ -213,7 +213,8 @@ from podpages.render.plans import show_plan
 from podpages.settings import Settings
 from podpages.storage.streamed_upload import sized_parts
 settings = Settings(site_url="http://127.0.0.1:3000")
-index = StoredIndex.model_validate_json(Path(sys.argv[1]).read_bytes())  # as the render function reads it
+with open(sys.argv[1], "rb") as lines:
+    index = read_index(lines)  # as the render function reads it: a line at a time
 change = read_change(Path(sys.argv[2]))
 assert window(index, [change], settings) == Window(len(index.pages) + 1)  # no frozen page nor listing to read
 update = fold(join(index, {}), [change], settings)

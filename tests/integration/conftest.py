@@ -104,6 +104,20 @@ class Stack:
     def read(self, bucket: str, key: str) -> bytes:
         return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
 
+    def catalog_index(self, show: str) -> dict:
+        """The show's catalog index as stored, as JSON: its fields, and its head's entries, one a line
+        after them (`catalog.layout`), as `episodes`; or the one document an earlier podpages wrote."""
+        first, *entries = self.read(self.source, f"catalog/{show}.json").splitlines()
+        stored = json.loads(first)
+        stored.setdefault("episodes", []).extend(json.loads(entry) for entry in entries)
+        return stored
+
+    def write_catalog_index(self, show: str, stored: dict) -> None:
+        """Store `stored` (as `catalog_index` reads it) as the show's index: its lines."""
+        fields = {name: value for name, value in stored.items() if name != "episodes"}
+        lines = [json.dumps(fields), *(json.dumps(entry) for entry in stored["episodes"])]
+        self.s3.put_object(Bucket=self.source, Key=f"catalog/{show}.json", Body="".join(f"{line}\n" for line in lines))
+
     def site_objects(self) -> dict[str, tuple[bytes, str, str]]:
         objects = {}
         for key in self.keys(self.site):

@@ -53,7 +53,7 @@ def test_a_companion_alone_publishes_nothing_until_its_episode_arrives(stack, tm
     stack.deliver()
 
     assert stack.keys(stack.site, "release-radio/") == set()
-    assert json.loads(stack.read(stack.source, "catalog/release-radio.json"))["companions"][0]["format"] == "vtt"
+    assert stack.catalog_index("release-radio")["companions"][0]["format"] == "vtt"
 
     upload_json(stack)
     stack.deliver()

@@ -60,7 +60,7 @@ def catalog_pages(stack) -> set[str]:
 
 
 def named_pages(stack) -> set[str]:
-    index = json.loads(stack.read(stack.source, "catalog/daily.json"))
+    index = stack.catalog_index("daily")
     return {f"catalog/daily/page-{number}-{page['digest']}.json" for number, page in enumerate(index["pages"], 1)}
 
 
@@ -69,7 +69,7 @@ def catalog_years(stack) -> set[str]:
 
 
 def named_years(stack) -> set[str]:
-    index = json.loads(stack.read(stack.source, "catalog/daily.json"))
+    index = stack.catalog_index("daily")
     return {f"catalog/daily/year-{year}-{digest}.json" for year, digest in index["years"].items()}
 
 
@@ -225,9 +225,9 @@ def test_a_catalog_stored_before_its_years_were_listed_gets_the_listings_from_th
     # Given a show whose index names no listing, as the podpages before them stored it
     publish(paged, range(1, 39))
     whole, before = paged.catalogs()["daily"], paged.site_objects()
-    index = json.loads(paged.read(paged.source, "catalog/daily.json"))
+    index = paged.catalog_index("daily")
     del index["years"]
-    paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.json", Body=json.dumps(index).encode())
+    paged.write_catalog_index("daily", index)
     paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in catalog_years(paged)]})
 
     # When the deploy rebuilds every show
@@ -235,7 +235,7 @@ def test_a_catalog_stored_before_its_years_were_listed_gets_the_listings_from_th
     assert work_through_rebuilds(paged).failed == []
 
     # Then the index names the listing of 2026, which its three frozen pages hold, and the site is as it was
-    assert set(json.loads(paged.read(paged.source, "catalog/daily.json"))["years"]) == {"2026"}
+    assert set(paged.catalog_index("daily")["years"]) == {"2026"}
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before
     check(paged, nearby, tmp_path)
@@ -256,7 +256,7 @@ def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy
 
     # Then the catalog is an index beside its 3 frozen pages, holding what it held, and the site is
     # what it was, and what a from-scratch render builds
-    assert json.loads(paged.read(paged.source, "catalog/daily.json"))["version"] == 2
+    assert paged.catalog_index("daily")["version"] == 3
     assert len(named_pages(paged)) == 3
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before

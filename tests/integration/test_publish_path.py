@@ -19,7 +19,7 @@ def publish_pytorch(stack) -> None:
 
 
 def catalog_of(stack, show: str) -> dict:
-    return json.loads(stack.read(stack.source, f"catalog/{show}.json"))
+    return stack.catalog_index(show)
 
 
 def test_uploads_become_exactly_the_site_a_from_scratch_render_builds(stack, tmp_path):

@@ -148,9 +148,9 @@ def test_a_rebuild_of_an_episode_removed_since_takes_its_page_down(published):
     published.remove("episodes/pytorch/backend-flexibility-revolution.json")
     published.discard_pending()  # the removal's own event never arrives
     request = RebuildRequest("pytorch", ("backend-flexibility-revolution",))
-    catalog = json.loads(published.read(published.source, "catalog/pytorch.json"))
+    catalog = published.catalog_index("pytorch")
     catalog["episodes"] = [entry for entry in catalog["episodes"] if entry["slug"] != "backend-flexibility-revolution"]
-    published.s3.put_object(Bucket=published.source, Key="catalog/pytorch.json", Body=json.dumps(catalog))
+    published.write_catalog_index("pytorch", catalog)
     published.sqs.send_message(QueueUrl=published.rebuild_queue_url, MessageBody=request.message())
 
     delivery = work_through_rebuilds(published)

@@ -13,11 +13,11 @@ from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import (
     LAYOUT_VERSION,
-    StoredIndex,
     StoredPage,
     StoredYear,
     join,
     page_key_name,
+    read_index,
     split,
     year_key_name,
 )
@@ -60,11 +60,11 @@ class Bucket:
     def read(self, changes, settings=PAGED):
         """The window a publish of `changes` reads, and how many frozen pages it read."""
         catalog, reach = self.read_window(changes, settings)
-        return catalog, len(StoredIndex.model_validate_json(self.index).pages) - reach.first + 1
+        return catalog, len(read_index(self.index.splitlines()).pages) - reach.first + 1
 
     def read_window(self, changes, settings=PAGED):
         """The window a publish of `changes` reads, and what it read besides the index."""
-        index = StoredIndex.model_validate_json(self.index)
+        index = read_index(self.index.splitlines())
         reach = window(index, changes, settings) if changes is not None else WHOLE
         pages = {
             page: StoredPage.model_validate_json(self.objects[page_key_name(page, index.pages[page - 1].digest)])
@@ -190,14 +190,14 @@ def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_withou
     for step in range(6):
         # When a new newest episode of 2026 is published: the sixth freezes a ninth page
         newest = put_episode("daily", f"n{step}", episode_document(f"New {step}", f"2026-04-0{step + 1}T09:00:00Z"))
-        pages_before = len(StoredIndex.model_validate_json(bucket.index).pages)
+        pages_before = len(read_index(bucket.index.splitlines()).pages)
         whole, reach = publish(bucket, whole, site, [newest])
 
         # Then it reads no frozen page, only the listing of 2026
         assert reach == Window(first=pages_before + 1, years=frozenset({2026})), step
         # And the catalog it stores is the whole catalog, with 2026's listing one page longer once it freezes
         assert bucket.read(None)[0] == whole
-    index = StoredIndex.model_validate_json(bucket.index)
+    index = read_index(bucket.index.splitlines())
     assert len(index.pages) == 9 and index.years is not None and set(index.years) == {2026}
     assert len(StoredYear.model_validate_json(bucket.objects[year_key_name(2026, index.years[2026])]).episodes) == 45
     # And the site, the 2026 archive page of 64 episodes with it, is that of a render from scratch
@@ -209,9 +209,8 @@ def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_ag
     # Given a catalog stored by a podpages that kept no years' listings
     whole = daily_catalog(47)
     bucket, site = Bucket(whole), site_of(whole)
-    stored = json.loads(bucket.index)
-    del stored["years"]
-    bucket.index = json.dumps(stored).encode()
+    stored = read_index(bucket.index.splitlines()).model_copy(update={"version": 2})
+    bucket.index = stored.model_dump_json(exclude={"years"}).encode()  # one JSON document, as it was
     bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
 
     # When a new newest episode is published
@@ -220,7 +219,7 @@ def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_ag
 
     # Then that publish reads the catalog whole, and stores it with a listing of each year
     assert reach == WHOLE
-    index = StoredIndex.model_validate_json(bucket.index)
+    index = read_index(bucket.index.splitlines())
     assert index.years is not None and set(index.years) == {2025, 2026}
     assert {name for name in bucket.objects if name.startswith("year-")} == {
         year_key_name(year, digest) for year, digest in index.years.items()
@@ -241,17 +240,30 @@ def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_ag
         *((catalog, Settings(site_url=SITE_URL)) for catalog in example_folder().catalogs.values()),
     ],
 )
-def test_the_index_written_in_pieces_is_the_json_of_the_index_one_head_entry_a_piece(catalog, settings):
+def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, settings):
     # Given a catalog cut for storing
     pieces = split(catalog, settings.feed_max_items).index
 
-    # Then its pieces, joined, are the JSON pydantic writes for the index they parse to, its version first
+    # Then each piece is a line, its version first
     joined = b"".join(pieces)
-    index = StoredIndex.model_validate_json(joined)
-    assert json.loads(joined) == json.loads(index.model_dump_json())
-    assert leading_version(joined) == LAYOUT_VERSION
-    # And each entry of its head is a piece of its own
-    assert len(pieces) == len(index.episodes) + 2
-    assert [json.loads(piece.removeprefix(b",")) for piece in pieces[1:-1]] == [
+    assert joined.splitlines(keepends=True) == list(pieces)
+    assert leading_version(joined) == LAYOUT_VERSION == 3
+    # And its lines, read one at a time, are the index's fields and then each entry of its head
+    index = read_index(joined.splitlines())
+    assert len(pieces) == len(index.episodes) + 1
+    assert json.loads(pieces[0]) == json.loads(index.model_dump_json(exclude={"episodes"}))
+    assert [json.loads(piece) for piece in pieces[1:]] == [
         json.loads(entry.model_dump_json()) for entry in index.episodes
     ]
+
+
+def test_an_index_stored_as_one_json_document_is_read_as_it_was_written():
+    # Given an index as podpages stored it before, one document of version 2
+    catalog = daily_catalog(47)
+    index = read_index(b"".join(split(catalog, PAGED.feed_max_items).index).splitlines())
+    document = index.model_copy(update={"version": 2}).model_dump_json().encode()
+    assert b"\n" not in document
+
+    # Then it reads as the same index, its head with it
+    assert read_index([document]) == index.model_copy(update={"version": 2})
+    assert len(read_index([document]).episodes) == len(index.episodes) == 22

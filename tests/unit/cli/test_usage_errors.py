@@ -5,6 +5,7 @@ import json
 import shutil
 
 import pytest
+from pydantic import ValidationError
 
 from podpages.cli import main as cli
 from podpages.cli import render
@@ -75,6 +76,6 @@ def test_a_corrupt_catalog_met_by_a_rebuild_is_a_bug_not_a_usage_error(s3, monke
     target = Target(s3, None, "source-bucket", rebuild_queue_url="https://queue.example/rebuild")
     monkeypatch.setattr(cli, "_target", lambda args: target)
 
-    # When `podpages rebuild` reads it, Then the error leaves the command as itself
-    with pytest.raises(json.JSONDecodeError):
+    # When `podpages rebuild` reads it, Then the parser's error leaves the command as itself
+    with pytest.raises(ValidationError, match="Invalid JSON"):
         cli.main(["rebuild", "--show", "pytorch", "--wait", "0"])

@@ -10,6 +10,11 @@ the frozen pages has a listing of them (`listed_episode`), `catalog/<show>/year-
 from which a publish renders that year's archive page: an hourly show's year fills 88 frozen pages,
 and a listing of its 8,760 episodes is about 1 MB.
 
+The index is stored a line at a time: the line of its own fields, then a line for each entry of
+its head, so that a publish reads and parses the head an entry at a time, and writes it from an
+entry at a time (`storage.joined_body`): at the contract's maximum the head is 164 MB, which parsed
+whole held the text and its models both, and a parse's leftovers beside them (614 MB in all).
+
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, and the pages it no longer names are
 deleted after it, so a reader holding an index finds every page it names. A new newest episode
@@ -19,9 +24,9 @@ before the years' listings were kept, is read whole and cut again.
 """
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,7 +39,8 @@ from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
 
-LAYOUT_VERSION = 2
+LAYOUT_VERSION: Final = 3  # an index written a line at a time
+INDEX_VERSIONS = (2, LAYOUT_VERSION)  # 2: one JSON document, as podpages wrote indexes before; read still
 DIGEST_DIGITS = 16
 
 
@@ -60,15 +66,15 @@ class StoredYear(BaseModel):
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: Literal[2] = 2
+    version: Literal[2, 3] = LAYOUT_VERSION
     show: str
     document: Show | None
     document_sequencer: str | None
     feed_max_items: int  # the feed size the frozen pages were cut for
     pages: tuple[PageSummary, ...]  # each frozen page, oldest first
     trailers: tuple[tuple[int, CatalogEntry], ...]  # each trailer in a frozen page, with the page's number
-    episodes: tuple[CatalogEntry, ...]  # the head, in publish order, oldest first
     companions: tuple[Companion, ...]  # of the head's episodes and of episodes not published yet
+    episodes: tuple[CatalogEntry, ...] = ()  # the head, in publish order, oldest first: its lines
     # The digest of each year's listing of the frozen pages; None in an index stored before they were kept.
     years: dict[int, str] | None = None
 
@@ -229,18 +235,20 @@ def _stored(stored: BaseModel) -> tuple[str, bytes]:
 
 
 def index_pieces(index: StoredIndex) -> tuple[bytes, ...]:
-    """The index's JSON in pieces, each entry of its head a piece of its own, written as they are
-    (`storage.joined_body`): a head of 1,000 entries at the contract's maximum is 164 MB, which a
-    document made whole would hold twice over. The version stays first, for `stored.leading_version`."""
-    rest = index.__pydantic_serializer__.to_json(index, exclude={"episodes"})
-    entries = (_json(entry) for entry in index.episodes)
-    return (rest.removesuffix(b"}") + b',"episodes":[', *_separated(entries), b"]}")
+    """The index as stored, in pieces that are its lines: its own fields, then each entry of its head.
+    JSON as pydantic writes it holds no line break: those in text are escaped."""
+    fields = index.__pydantic_serializer__.to_json(index, exclude={"episodes"})
+    return (fields + b"\n", *(_json(entry) + b"\n" for entry in index.episodes))
 
 
-def _separated(pieces: Iterable[bytes]) -> Iterator[bytes]:
-    """The pieces of a JSON array's items: each after the first opens with its comma."""
-    for number, piece in enumerate(pieces):
-        yield b"," + piece if number else piece
+def read_index(lines: Iterable[bytes]) -> StoredIndex:
+    """An index from its lines (`index_pieces`), its head's entries parsed one at a time; or from
+    the one line of an index stored as one JSON document (version 2)."""
+    lines = iter(lines)
+    index = StoredIndex.model_validate_json(next(lines))
+    if index.version == 2:
+        return index
+    return index.model_copy(update={"episodes": tuple(CatalogEntry.model_validate_json(line) for line in lines)})
 
 
 def _json(stored: BaseModel) -> bytes:

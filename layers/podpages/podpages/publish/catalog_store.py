@@ -3,16 +3,18 @@ frozen pages and its years' listings (`catalog.layout`, `catalog.window`)."""
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import chain
 
 from podpages.catalog.changes import Change
 from podpages.catalog.layout import (
-    LAYOUT_VERSION,
+    INDEX_VERSIONS,
     StoredIndex,
     StoredPage,
     StoredYear,
     join,
     object_names,
     page_key_name,
+    read_index,
     split,
     year_key_name,
 )
@@ -88,8 +90,8 @@ class CatalogStore:
         winner's index does not name: the winner may have written the very same ones, named by their content."""
         winner = self.source.read_catalog(show)
         index = None
-        if winner and leading_version(winner.body) == LAYOUT_VERSION:
-            index = StoredIndex.model_validate_json(winner.body)
+        if winner and leading_version(winner.body) in INDEX_VERSIONS:
+            index = read_index(winner.body.splitlines())
         self.source.delete_catalog_pages(show, pages - (object_names(index) if index else set()))
         kept = index.pages if index else ()
         self.source.delete_nearby_parts(show, parts - {(n, page.nearby) for n, page in enumerate(kept, 1)})
@@ -100,12 +102,13 @@ def read_catalog(
 ) -> HeldCatalog:
     """The show's catalog, as much of it as `reach` names: all of it by default."""
     for _attempt in range(MAX_READS):
-        stored = source.read_catalog(show)
+        stored = source.read_catalog_lines(show)
         if stored is None:
             return HeldCatalog(Catalog(show=show), None, None)
-        if leading_version(stored.body) != LAYOUT_VERSION:  # one object, as an earlier podpages stored it
-            return HeldCatalog(Catalog.model_validate_json(stored.body), stored.etag, None)
-        index = StoredIndex.model_validate_json(stored.body)
+        first = next(stored.lines, b"")
+        if leading_version(first) not in INDEX_VERSIONS:  # one object, as an earlier podpages stored it
+            return HeldCatalog(Catalog.model_validate_json(first + b"".join(stored.lines)), stored.etag, None)
+        index = read_index(chain([first], stored.lines))
         read = reach(index)
         names = {
             page: page_key_name(page, index.pages[page - 1].digest) for page in range(read.first, len(index.pages) + 1)

@@ -9,8 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from podpages.catalog.layout import StoredIndex, StoredPage, page_key_name
-from podpages.catalog.stored import CATALOG_VERSION, load_catalog
+from podpages.catalog.layout import StoredPage, page_key_name, read_index
+from podpages.catalog.stored import CATALOG_VERSION, leading_version, load_catalog
 from podpages.contract.documents import problems
 from podpages.contract.source_keys import SLUG, is_slug
 from podpages.errors import CatalogConflict, ContractError
@@ -95,10 +95,9 @@ def rebuild_requests(source: SourceBucket, shows: Iterable[str] | None = None) -
 def _slugs(source: SourceBucket, show: str, body: bytes) -> list[str]:
     """Every episode's slug, in publish order: from the catalog's frozen pages and its index
     (`catalog.layout`), or from a catalog of one object, as an earlier podpages stored it."""
-    stored = json.loads(body)
-    if stored.get("version") == CATALOG_VERSION:
+    if leading_version(body) == CATALOG_VERSION:
         return [entry["slug"] for entry in load_catalog(body)["episodes"]]
-    index = StoredIndex.model_validate_json(body)
+    index = read_index(body.splitlines())
     names = [page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)]
     pages = source.read_catalog_pages(show, names)
     if any(page is None for page in pages.values()):

@@ -1,6 +1,7 @@
 """What every bucket shares: a read that may find nothing, the conditions of a conditional write,
 and the error codes that mean such a write lost."""
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,17 @@ class Stored:
 
     body: bytes
     etag: str
+
+
+@dataclass(frozen=True)
+class StoredLines:
+    """An object read a line at a time as it arrives, with its ETag."""
+
+    lines: Iterator[bytes]
+    etag: str
+
+
+LINES_READ_AT_ONCE = 1024 * 1024  # bytes of the object read at a time into lines
 
 
 class Unchanged(Exception):
@@ -52,3 +64,11 @@ def read_stored(client: Any, bucket: str, key: str, **options: str) -> Stored | 
     """The object's bytes and ETag, or None when there is no such key."""
     response = get_object(client, bucket, key, **options)
     return None if response is None else Stored(response["Body"].read(), response["ETag"])
+
+
+def read_lines(client: Any, bucket: str, key: str) -> StoredLines | None:
+    """The object's lines, read as they arrive, and its ETag, or None when there is no such key."""
+    response = get_object(client, bucket, key)
+    if response is None:
+        return None
+    return StoredLines(response["Body"].iter_lines(chunk_size=LINES_READ_AT_ONCE), response["ETag"])

@@ -11,7 +11,17 @@ from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.joined_body import JoinedBody
-from podpages.storage.s3 import Stored, Unchanged, error_code, get_object, lost_race, only_over, read_stored
+from podpages.storage.s3 import (
+    Stored,
+    StoredLines,
+    Unchanged,
+    error_code,
+    get_object,
+    lost_race,
+    only_over,
+    read_lines,
+    read_stored,
+)
 
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
 PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
@@ -37,6 +47,10 @@ class SourceBucket:
         """The show's catalog as stored, or None when it has none. Given the ETag of a copy the
         caller holds, an unchanged catalog is not sent again: `Unchanged` is raised instead."""
         return self._read_held(catalog_key(show), held_etag)
+
+    def read_catalog_lines(self, show: str) -> StoredLines | None:
+        """The show's catalog as stored, a line at a time as it arrives (`catalog.layout`)."""
+        return read_lines(self.client, self.name, catalog_key(show))
 
     def read_nearby_index(self, show: str, held_etag: str | None = None) -> Stored | None:
         """The show's nearby index (`catalog.nearby_index`), as `read_catalog` reads the catalog."""
