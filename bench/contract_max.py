@@ -80,7 +80,7 @@ def stored_show(folder: Path, episodes: int) -> dict:
     head = tuple(_entry(model, number) for number in range(frozen * size, episodes))
     earlier = tuple(_summary(page, size) for page in range(1, frozen + 1))
     catalog = Catalog(show=SHOW, episodes=head, earlier=earlier)
-    index = b"".join(split(catalog, SETTINGS.feed_max_items).index)
+    index = b"".join(split(catalog, SETTINGS.feed_max_items).index())
     nearby = nearby_index(catalog, SETTINGS.feed_max_items, nearby_digests(catalog, SETTINGS.feed_max_items))
     (folder / "index.json").write_bytes(index)
     (folder / "nearby.json").write_bytes(nearby)

@@ -13,6 +13,7 @@ from podpages.contract.source_keys import parse_source_key
 from podpages.nearby.index import CatalogIndex
 from podpages.publish.catalog_store import CatalogStore
 from podpages.settings import Settings
+from podpages.storage.joined_body import Pieces
 from podpages.storage.source_bucket import SourceBucket
 from support.paths import EXAMPLES
 
@@ -91,10 +92,11 @@ def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: in
     return read, pages
 
 
-def stored(catalog: Catalog) -> tuple[str, tuple[bytes] | None]:
+def stored(catalog: Catalog) -> tuple[str, Pieces | None]:
     """A catalog as an earlier podpages stored it, in one object, for `SourceBucket.write_catalog`:
     its show and its bytes, in one piece, or None where it keeps nothing."""
-    return catalog.show, None if catalog.keeps_nothing else (catalog.model_dump_json().encode(),)
+    body = catalog.model_dump_json().encode()
+    return catalog.show, None if catalog.keeps_nothing else lambda: iter([body])
 
 
 def commit_catalog(source: SourceBucket, catalog: Catalog, settings: Settings = SETTINGS) -> None:

@@ -228,3 +228,25 @@ def test_a_feed_is_rendered_a_bounded_part_at_a_time_into_the_bytes_of_the_whole
     assert [part.count(b"<item>") for part in parts[1:-1]] == [7] * (count // 7) + ([count % 7] if count % 7 else [])
     assert parts[0].count(b"<item>") == parts[-1].count(b"<item>") == 0
     assert len(feedparser.parse(whole).entries) == count
+
+
+def test_long_items_are_rendered_in_shorter_runs_into_the_same_document(monkeypatch):
+    # Given 12 episodes, each with about 2,000 characters of show notes, and runs of at most 5,000 of them
+    catalog = Catalog(show="daily")
+    for number in range(1, 13):
+        document = episode_document(f"Episode {number}", f"2026-01-{number:02d}T10:00:00Z", notes="Words. " * 285)
+        catalog = catalog.apply(put_episode("daily", f"e{number:02d}", document), SETTINGS.excerpt_chars)
+    assert all(1_700 < len(entry.notes_html or "") <= 2_500 for entry in catalog.episodes)
+    whole = whole_document(catalog, SETTINGS)
+    monkeypatch.setattr("podpages.render.feed.PART_WEIGHT", 5_000)
+
+    parts = list(feed(catalog, SETTINGS).parts())
+
+    # Then each run holds as many items as fit: two
+    assert [part.count(b"<item>") for part in parts[1:-1]] == [2] * 6
+    assert b"".join(parts) == whole
+    # And a run holds its first item whatever it weighs, while items with neither chapters nor notes
+    # keep runs of ITEMS_PER_PART
+    monkeypatch.setattr("podpages.render.feed.PART_WEIGHT", 0)
+    assert [part.count(b"<item>") for part in list(feed(catalog, SETTINGS).parts())[1:-1]] == [1] * 12
+    assert [part.count(b"<item>") for part in list(feed(daily_catalog(60), SETTINGS).parts())[1:-1]] == [50, 10]

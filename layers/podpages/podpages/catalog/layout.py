@@ -24,7 +24,7 @@ before the years' listings were kept, is read whole and cut again.
 """
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -88,7 +88,7 @@ class Split:
     """A catalog cut for storing: its index, the frozen pages it holds, by number, and the listings of
     the years it tells anew, each with its digest."""
 
-    index: tuple[bytes, ...]  # its JSON in pieces (`index_pieces`)
+    index: Callable[[], Iterator[bytes]]  # its lines, made again at each call (`index_lines`)
     pages: dict[int, tuple[str, bytes]]
     nearby: dict[int, tuple[str, bytes]]  # each of those pages' part of the nearby index, with its digest
     years: dict[int, tuple[str, bytes]]  # the listings of the years it tells anew, with their digests
@@ -135,7 +135,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
     )
-    return Split(index_pieces(index), pages, nearby, years, frozenset(object_names(index)))
+    return Split(index_lines(index), pages, nearby, years, frozenset(object_names(index)))
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
@@ -234,15 +234,21 @@ def _stored(stored: BaseModel) -> tuple[str, bytes]:
     return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS], body
 
 
-def index_pieces(index: StoredIndex) -> tuple[bytes, ...]:
-    """The index as stored, in pieces that are its lines: its own fields, then each entry of its head.
-    JSON as pydantic writes it holds no line break: those in text are escaped."""
-    fields = index.__pydantic_serializer__.to_json(index, exclude={"episodes"})
-    return (fields + b"\n", *(_json(entry) + b"\n" for entry in index.episodes))
+def index_lines(index: StoredIndex) -> Callable[[], Iterator[bytes]]:
+    """The index as stored, its lines made at each call, one at a time: its own fields, then each
+    entry of its head. JSON as pydantic writes it holds no line break: those in text are escaped."""
+    fields = index.__pydantic_serializer__.to_json(index, exclude={"episodes"}) + b"\n"
+
+    def lines() -> Iterator[bytes]:
+        yield fields
+        for entry in index.episodes:
+            yield _json(entry) + b"\n"
+
+    return lines
 
 
 def read_index(lines: Iterable[bytes]) -> StoredIndex:
-    """An index from its lines (`index_pieces`), its head's entries parsed one at a time; or from
+    """An index from its lines (`index_lines`), its head's entries parsed one at a time; or from
     the one line of an index stored as one JSON document (version 2)."""
     lines = iter(lines)
     index = StoredIndex.model_validate_json(next(lines))

@@ -32,10 +32,13 @@ from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
 from podpages.render.site_objects import Parts, StreamedObject
 from podpages.settings import Settings
 
-# A feed is rendered and written this many items at a time: at the contract's maxima one item is
-# about 280 KB, and a feed of FEED_MAX_ITEMS (1,000) of them would take 280 MB whole, and its tree in
-# feedgen three times that.
+# A feed is rendered and written in runs of items: at the contract's maxima one item is about 280 KB,
+# and a feed of FEED_MAX_ITEMS (1,000) of them would take 280 MB whole, and its tree in feedgen three
+# times that. A run holds at most ITEMS_PER_PART items and, past its first, at most PART_WEIGHT
+# characters of what makes an item long, its chapters and its show notes: 50 items at the maxima
+# took 100 MB at once.
 ITEMS_PER_PART = 50
+PART_WEIGHT = 1_000_000
 # How a pretty-printed feed document ends, after its last item.
 CHANNEL_END = b"  </channel>\n</rss>\n"
 
@@ -81,8 +84,8 @@ def _document(
     archive: bool = False,
     trailers: bool = False,
 ) -> Parts:
-    """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of at
-    most `ITEMS_PER_PART` items. The parts make the bytes feedgen writes for the whole document."""
+    """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of a run
+    of items each (`_runs`). The parts make the bytes feedgen writes for the whole document."""
 
     named_trailers = _trailers(catalog) if trailers else []
 
@@ -104,11 +107,30 @@ def _document(
     def parts() -> Iterator[bytes]:
         head = _before_end(channel([]))
         yield head
-        for start in range(0, len(episodes), ITEMS_PER_PART):
-            yield _items(channel(episodes[start : start + ITEMS_PER_PART]), head)
+        for run in _runs(episodes):
+            yield _items(channel(run), head)
         yield CHANNEL_END
 
     return parts
+
+
+def _runs(episodes: list[CatalogEntry]) -> Iterator[list[CatalogEntry]]:
+    """`episodes` in runs of at most ITEMS_PER_PART and, past a run's first, of PART_WEIGHT characters
+    of chapters and show notes."""
+    start = 0
+    while start < len(episodes):
+        end, weight = start + 1, _weight(episodes[start])
+        while end < len(episodes) and end - start < ITEMS_PER_PART:
+            weight += _weight(episodes[end])
+            if weight > PART_WEIGHT:
+                break
+            end += 1
+        yield episodes[start:end]
+        start = end
+
+
+def _weight(entry: CatalogEntry) -> int:
+    return len(entry.chapters_json or "") + len(entry.notes_html or "")
 
 
 def _before_end(document: bytes) -> bytes:

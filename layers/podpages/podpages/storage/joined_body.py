@@ -1,28 +1,34 @@
-"""A request body made of pieces of bytes, read as one file and never joined.
+"""A request body made of pieces of bytes, made as it is read and never joined.
 
-A catalog's index of 1,000 entries at the contract's maximum is 164 MB. Made whole it is made twice
-over (pydantic's buffer, then the bytes copied from it), and joined from pieces it is held twice
-over; read from its pieces, one entry a piece, it is held once.
+A catalog's index of 1,000 entries at the contract's maximum is 164 MB. Made whole it is held twice
+over (pydantic's buffer, then the bytes copied from it); made as it is read, it is held a piece at
+a time. Each reading makes the pieces again: once to learn the length, once for botocore's
+checksum, once to send, and once more for each retry.
 """
 
 import io
-from bisect import bisect_right
-from collections.abc import Buffer, Sequence
-from itertools import accumulate
+from collections.abc import Buffer, Callable, Iterator
+
+# Each call makes the pieces again, from the first, the same bytes every time.
+type Pieces = Callable[[], Iterator[bytes]]
 
 
 class JoinedBody(io.RawIOBase):
-    """`pieces`, end to end, as a read-only file that seeks: botocore reads a body once for its
-    checksum and again to send it, and once more on each retry."""
+    """The bytes of `pieces`, end to end, as a read-only file that seeks."""
 
-    def __init__(self, pieces: Sequence[bytes]):
+    def __init__(self, pieces: Pieces):
         super().__init__()
-        self._pieces = [memoryview(piece) for piece in pieces if piece]
-        self._starts = list(accumulate((len(piece) for piece in self._pieces), initial=0))
+        self._pieces = pieces
+        self._length = sum(len(piece) for piece in pieces())
+        self._rewind()
+
+    def _rewind(self) -> None:
+        self._made = self._pieces()
+        self._piece = memoryview(b"")  # what is left of the piece being read
         self._position = 0
 
     def __len__(self) -> int:
-        return self._starts[-1]
+        return self._length
 
     def readable(self) -> bool:
         return True
@@ -34,20 +40,33 @@ class JoinedBody(io.RawIOBase):
         return self._position
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: len(self)}[whence]
-        if base + offset < 0:
-            raise ValueError(f"cannot seek to {base + offset}, before the start")
-        self._position = base + offset
+        target = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._length}[whence] + offset
+        if target < 0:
+            raise ValueError(f"cannot seek to {target}, before the start")
+        if target < self._position:
+            self._rewind()
+        while self._position < target and self._read_into(None, target - self._position):
+            pass
+        self._position = max(self._position, target)  # past the end, as a file allows
         return self._position
 
     def readinto(self, buffer: Buffer) -> int:
         view = memoryview(buffer).cast("B")
         written = 0
-        while written < len(view) and self._position < len(self):
-            index = bisect_right(self._starts, self._position) - 1
-            start = self._position - self._starts[index]
-            piece = self._pieces[index][start : start + len(view) - written]
-            view[written : written + len(piece)] = piece
-            written += len(piece)
-            self._position += len(piece)
+        while written < len(view) and (count := self._read_into(view[written:], len(view) - written)):
+            written += count
         return written
+
+    def _read_into(self, view: memoryview | None, most: int) -> int:
+        """Move on by up to `most` bytes, copying them into `view` unless None; 0 at the end."""
+        while not self._piece:
+            piece = next(self._made, None)
+            if piece is None:
+                return 0
+            self._piece = memoryview(piece)
+        count = min(most, len(self._piece))
+        if view is not None:
+            view[:count] = self._piece[:count]
+        self._piece = self._piece[count:]
+        self._position += count
+        return count

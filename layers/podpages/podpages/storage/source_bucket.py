@@ -1,6 +1,6 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
-from podpages.storage.joined_body import JoinedBody
+from podpages.storage.joined_body import JoinedBody, Pieces
 from podpages.storage.s3 import (
     Stored,
     StoredLines,
@@ -65,9 +65,9 @@ class SourceBucket:
                 raise Unchanged(key) from None
             raise
 
-    def write_catalog(self, show: str, body: Sequence[bytes] | None, etag: str | None) -> None:
-        """Commit the show's catalog index (`catalog.layout`), given in pieces, or delete it (None),
-        if nobody has since the read that gave `etag`."""
+    def write_catalog(self, show: str, body: Pieces | None, etag: str | None) -> None:
+        """Commit the show's catalog index (`catalog.layout`), made a line at a time as it is sent,
+        or delete it (None), if nobody has since the read that gave `etag`."""
         key = catalog_key(show)
         try:
             if body is None:
