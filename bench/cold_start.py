@@ -79,6 +79,13 @@ def layer() -> str:
     return str(artifacts / "python")
 
 
+def as_on_lambda() -> list[str]:
+    """A command that runs an interpreter as Lambda's: boto3 alone beside the standard library, and
+    the layer as its Makefile builds it on the path. (The project's venv would add aws-sam-cli's
+    awscrt and pyOpenSSL to every process that makes an S3 client.)"""
+    return ["env", f"PYTHONPATH={layer()}", runtime_python()]
+
+
 def sample(body: str, with_layer: bool) -> float:
     environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")} | ENVIRONMENT
     environment.pop("PYTHONPATH", None)

@@ -15,6 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from cold_start import as_on_lambda
 from synthetic import HOURS_APART, episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -203,19 +204,25 @@ def backfill(stack: Stack, uploads: int = 1000, batch_size: int = 100) -> dict:
 PEAK = """
 import sys
 from pathlib import Path
+# What the render function holds before any event: its S3 client, and the modules its handler imports.
+import boto3
+boto3.client("s3", region_name="us-east-1")
+import podpages.publish.publisher
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.window import Window, window
-from podpages.cli.source_folder import read_change
+from podpages.catalog.changes import put
+from podpages.contract.source_keys import parse_source_key
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
 from podpages.storage.streamed_upload import sized_parts
 settings = Settings(site_url="http://127.0.0.1:3000")
 with open(sys.argv[1], "rb") as lines:
     index = read_index(lines)  # as the render function reads it: a line at a time
-change = read_change(Path(sys.argv[2]))
+upload = Path(sys.argv[2])
+change = put(parse_source_key("/".join(upload.parts[-3:])), upload.read_bytes())  # episodes/<show>/<slug>.json
 assert window(index, [change], settings) == Window(len(index.pages) + 1)  # no frozen page nor listing to read
 update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
@@ -240,7 +247,7 @@ def peak_memory(episodes: int = 10_000) -> dict:
     new = Path(tempfile.mkdtemp()) / "episodes" / "bench" / f"episode-{episodes:05d}.json"
     new.parent.mkdir(parents=True)
     new.write_text(json.dumps(episode_document(episodes)))
-    publish = max_rss([sys.executable, "-c", PEAK, str(catalog_file), str(new)])
+    publish = max_rss([*as_on_lambda(), "-c", PEAK, str(catalog_file), str(new)])
     out = Path(tempfile.mkdtemp())
     render = max_rss(
         [sys.executable, "-m", "podpages.cli.main", "render", str(folder), "--out", str(out), "--site-url", SITE_URL]

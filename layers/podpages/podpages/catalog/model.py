@@ -34,8 +34,11 @@ from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
+from podpages.contract.episode_extras import AlternateEnclosure
 from podpages.contract.fields import since_v2
+from podpages.contract.persons import Person
 from podpages.contract.serial import serial_problems
+from podpages.contract.soundbites import Soundbite
 from podpages.errors import ContractError, PodpagesError, Problem
 from podpages.excerpt import excerpt
 
@@ -63,14 +66,35 @@ def default_show(show: str) -> Show:
     return Show(title=show, description=f"Episodes of {show}.", categories=(DEFAULT_CATEGORY,), author=show)
 
 
-# An entry keeps its episode's chapters as JSON text, parsed only while a page or a feed shows them:
-# an episode may have 500, which parsed take five times the memory, in each of the 1,000 or more
-# entries a publish reads.
+# An entry keeps its episode's chapters, and its other lists, as JSON text, parsed only while a page
+# or a feed shows them: at the contract's maxima an episode's 500 chapters took 629 KB parsed, and
+# its persons, soundbites, enclosures and keywords 100 KB, in each of the 1,000 or more entries a
+# publish reads.
 CHAPTERS = TypeAdapter(tuple[Chapter, ...])
 
 
 def _chapters_json(chapters: tuple[Chapter, ...] | None) -> str | None:
     return CHAPTERS.dump_json(chapters, exclude_defaults=True).decode() if chapters else None
+
+
+class EpisodeLists(BaseModel):
+    """The lists of an episode besides its chapters, which its entry keeps as text (`lists_json`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    keywords: tuple[str, ...] = ()
+    persons: tuple[Person, ...] | None = None
+    soundbites: tuple[Soundbite, ...] | None = None
+    alternate_enclosures: tuple[AlternateEnclosure, ...] | None = None
+
+    @classmethod
+    def json_of(cls, episode: Episode) -> str | None:
+        if not any(getattr(episode, name) for name in cls.model_fields):
+            return None
+        return cls(**{name: getattr(episode, name) for name in cls.model_fields}).model_dump_json(exclude_defaults=True)
+
+
+NO_LISTS = dict(EpisodeLists())  # what `CatalogEntry.kept` leaves of them in the episode
 
 
 class NotLoaded(PodpagesError):
@@ -90,18 +114,28 @@ class CatalogEntry(BaseModel):
     sequencer: str | None = None
     notes_html: str | None = since_v2(None)  # the show notes, rendered once when the upload was folded
     chapters_json: str | None = since_v2(None)  # the episode's chapters, as `chapters` reads them
+    lists_json: str | None = since_v2(None)  # its other lists, as `episode_in_full` reads them
 
     @model_validator(mode="after")
-    def _chapters_apart(self) -> "CatalogEntry":
-        """An entry stored before chapters were kept apart has them in its episode: they move."""
-        if self.episode.chapters:
-            object.__setattr__(self, "chapters_json", _chapters_json(self.episode.chapters))
-            object.__setattr__(self, "episode", self.kept(self.episode))
+    def _lists_apart(self) -> "CatalogEntry":
+        """An entry stored before its episode's lists were kept apart has them in its episode: they move."""
+        episode = self.episode
+        if episode.chapters or any(getattr(episode, name) for name in NO_LISTS):
+            object.__setattr__(self, "chapters_json", self.chapters_json or _chapters_json(episode.chapters))
+            object.__setattr__(self, "lists_json", EpisodeLists.json_of(episode))
+            object.__setattr__(self, "episode", self.kept(episode))
         return self
 
     def chapters(self) -> tuple[Chapter, ...]:
         """The episode's chapters, parsed anew at each call, so that no entry holds them parsed."""
         return CHAPTERS.validate_json(self.chapters_json) if self.chapters_json else ()
+
+    def episode_in_full(self) -> Episode:
+        """The episode with its lists (but its chapters, which `chapters` gives), parsed anew at each
+        call: what a page, its JSON-LD and a feed item show."""
+        if not self.lists_json:
+            return self.episode
+        return self.episode.model_copy(update=dict(EpisodeLists.model_validate_json(self.lists_json)))
 
     @property
     def title(self) -> str:
@@ -139,17 +173,22 @@ class CatalogEntry(BaseModel):
             sequencer=sequencer,
             notes_html=notes_html(episode.notes) if episode.notes else None,
             chapters_json=_chapters_json(episode.chapters),
+            lists_json=EpisodeLists.json_of(episode),
         )
 
     @staticmethod
     def kept(episode: Episode) -> Episode:
         """The episode as the catalog keeps it: the long texts are published from what they leave,
-        and its chapters are kept apart."""
-        return episode.model_copy(update={"transcript": None, "notes": None, "chapters": None})
+        and its lists are kept apart."""
+        return episode.model_copy(update={"transcript": None, "notes": None, "chapters": None} | NO_LISTS)
 
     def made_from(self, episode: Episode) -> bool:
         """Whether this entry holds `episode` as `of` keeps it."""
-        return self.episode == self.kept(episode) and self.chapters_json == _chapters_json(episode.chapters)
+        return (
+            self.episode == self.kept(episode)
+            and self.chapters_json == _chapters_json(episode.chapters)
+            and self.lists_json == EpisodeLists.json_of(episode)
+        )
 
     def content(self) -> "CatalogEntry":
         """The entry without its bookkeeping, to tell whether a page must change."""

@@ -35,10 +35,10 @@ from podpages.settings import Settings
 # A feed is rendered and written in runs of items: at the contract's maxima one item is about 280 KB,
 # and a feed of FEED_MAX_ITEMS (1,000) of them would take 280 MB whole, and its tree in feedgen three
 # times that. A run holds at most ITEMS_PER_PART items and, past its first, at most PART_WEIGHT
-# characters of what makes an item long, its chapters and its show notes: 50 items at the maxima
-# took 100 MB at once.
+# characters of what makes an item long, its chapters and its show notes: 2 items at the maxima,
+# where 50 took 100 MB at once; items with neither run 50 at a time.
 ITEMS_PER_PART = 50
-PART_WEIGHT = 1_000_000
+PART_WEIGHT = 300_000
 # How a pretty-printed feed document ends, after its last item.
 CHANNEL_END = b"  </channel>\n</rss>\n"
 
@@ -216,7 +216,7 @@ def _trailers(catalog: Catalog) -> list[Trailer]:
 
 
 def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, settings: Settings) -> None:
-    episode = entry.episode
+    episode = entry.episode_in_full()
     item.title(episode.title)
     item.guid(entry.guid, permalink=False)
     item.link(href=settings.site_url + site_paths.episode(catalog.show, entry.slug))

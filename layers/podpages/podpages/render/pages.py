@@ -22,7 +22,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
     if entry is None:
         raise UnknownEpisode(catalog.show, slug)
     path = site_paths.episode(catalog.show, slug)
-    chapters = entry.chapters()
+    chapters, episode = entry.chapters(), entry.episode_in_full()
     text = render(
         "episode.html",
         **common_context(catalog, settings),
@@ -30,6 +30,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         social_title=entry.episode.title,
         og_type="article",
         entry=entry,
+        episode=episode,
         url=settings.site_url + path,
         summary=paragraphs(entry.episode.summary),
         description=meta_description(entry.episode.summary),
@@ -41,7 +42,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         chapters=chapters,
         chapter_anchor=structured_data.chapter_anchor,
         nearby=catalog.nearby(slug, settings.nearby_count),
-        structured_data=structured_data.podcast_episode(catalog, entry, settings.site_url, chapters),
+        structured_data=structured_data.podcast_episode(catalog, entry, episode, settings.site_url, chapters),
     )
     return site_objects.html(path, text)
 

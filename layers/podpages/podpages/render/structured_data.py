@@ -17,6 +17,7 @@ from typing import Any
 from podpages import site_paths
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract.chapters import Chapter
+from podpages.contract.documents import Episode
 from podpages.contract.persons import Person
 from podpages.durations import iso_duration
 from podpages.moments import rfc3339
@@ -26,10 +27,10 @@ CAST = "cast"
 
 
 def podcast_episode(
-    catalog: Catalog, entry: CatalogEntry, site_url: str, chapters: tuple[Chapter, ...]
+    catalog: Catalog, entry: CatalogEntry, episode: Episode, site_url: str, chapters: tuple[Chapter, ...]
 ) -> dict[str, Any]:
-    """The episode's JSON-LD, with `chapters` (`entry.chapters()`, which the page has parsed already)."""
-    episode = entry.episode
+    """The episode's JSON-LD, from `episode` (`entry.episode_in_full()`) and `chapters`
+    (`entry.chapters()`), which the page has parsed already."""
     data: dict[str, Any] = {
         "@context": SCHEMA_ORG,
         "@type": "PodcastEpisode",

@@ -18,8 +18,10 @@ def sized_parts(parts: Iterable[bytes], size: int = PART_SIZE) -> Iterator[bytes
     for part in parts:
         buffer += part
         while len(buffer) >= size:
-            yield bytes(buffer[:size])
+            with memoryview(buffer) as view:
+                part = bytes(view[:size])  # copied once: a slice of the bytearray would copy twice
             del buffer[:size]
+            yield part
             cut = True
     if buffer or not cut:
         yield bytes(buffer)
