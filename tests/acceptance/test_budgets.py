@@ -12,8 +12,8 @@ MAX_TRANSCRIPT_PAGE_BYTES = 1_000_000  # a three-hour transcript stays below it 
 def uses_v2(site, path: str) -> bool:
     catalog = next(catalog for catalog in site.catalogs if path.startswith(f"/{catalog.show}/"))
     entry = catalog.entry(path.strip("/").split("/")[1])
-    episode = entry.episode
-    shown = (episode.chapters, episode.persons, episode.alternate_enclosures, entry.notes_html)
+    episode = entry.episode_in_full()
+    shown = (entry.chapters(), episode.persons, episode.alternate_enclosures, entry.notes_html)
     return any(shown) or bool(catalog.show_document.persons or catalog.show_document.funding)
 
 

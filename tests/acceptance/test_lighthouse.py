@@ -50,7 +50,7 @@ def richest_episode(site) -> str:
 
     def richness(path: str) -> int:
         entry = entry_at(site, path)[1]
-        episode = entry.episode
+        episode = entry.episode_in_full()
         return len(entry.chapters()) + len(episode.persons or ()) + (entry.notes_html is not None)
 
     return max(site.episode_paths(), key=richness)

@@ -44,7 +44,7 @@ def test_chapters_and_people_reach_crawlers_as_clips_and_persons(site):
         for entry in catalog.episodes:
             path = site_paths.episode(catalog.show, entry.slug)
             episode = extract(site, path)[0]["PodcastEpisode"]
-            persons = entry.episode.persons or catalog.show_document.persons or ()
+            persons = entry.episode_in_full().persons or catalog.show_document.persons or ()
 
             clips = episode.get("hasPart", [])
             assert [clip["name"] for clip in clips] == [chapter.title for chapter in entry.chapters()]

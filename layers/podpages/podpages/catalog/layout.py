@@ -10,10 +10,10 @@ the frozen pages has a listing of them (`listed_episode`), `catalog/<show>/year-
 from which a publish renders that year's archive page: an hourly show's year fills 88 frozen pages,
 and a listing of its 8,760 episodes is about 1 MB.
 
-The index is stored a line at a time: the line of its own fields, then a line for each entry of
-its head, so that a publish reads and parses the head an entry at a time, and writes it from an
-entry at a time (`storage.joined_body`): at the contract's maximum the head is 164 MB, which parsed
-whole held the text and its models both, and a parse's leftovers beside them (614 MB in all).
+The index is stored a line at a time (JSON Lines): the line of its own fields, then a line for each
+entry of its head, so that a publish reads and parses the head an entry at a time, and writes it
+from an entry at a time (`storage.joined_body`). At the contract's maximum the head is 164 MB:
+parsed as one document it held its text, its models and the parse's leftovers at once.
 
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, and the pages it no longer names are

@@ -23,6 +23,7 @@ from podpages.storage.s3 import (
     read_stored,
 )
 
+JSON_LINES = "application/jsonl"  # the index's lines (`catalog.layout`)
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
 PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
 
@@ -75,7 +76,7 @@ class SourceBucket:
                     self.client.delete_object(Bucket=self.name, Key=key, IfMatch=etag)
                 return
             self.client.put_object(
-                Bucket=self.name, Key=key, Body=JoinedBody(body), ContentType="application/json", **only_over(etag)
+                Bucket=self.name, Key=key, Body=JoinedBody(body), ContentType=JSON_LINES, **only_over(etag)
             )
         except ClientError as error:
             if lost_race(error):
