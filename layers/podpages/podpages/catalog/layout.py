@@ -8,7 +8,7 @@ of each frozen page (`page_summary`). Each frozen page is an object of its own,
 its part of the nearby index (`catalog.nearby_index`) is written with it. Each year with episodes in
 the frozen pages has a listing of them (`listed_episode`), `catalog/<show>/year-<year>-<digest>.json`,
 from which a publish renders that year's archive page: an hourly show's year fills 88 frozen pages,
-and a listing of its 8,760 episodes is about 1 MB.
+and a listing of its 8,760 episodes is about 1.4 MB.
 
 The index is stored a line at a time (JSON Lines): the line of its own fields, then a line for each
 entry of its head, so that a publish reads and parses the head an entry at a time, and writes it
