@@ -91,7 +91,8 @@ class CatalogStore:
         winner = self.source.read_catalog(show)
         index = None
         if winner and leading_version(winner.body) in INDEX_VERSIONS:
-            index = read_index(winner.body.splitlines())
+            # The names are in the index's first line: its head's entries, one a line, are not parsed.
+            index = read_index([winner.body.split(b"\n", 1)[0]])
         self.source.delete_catalog_pages(show, pages - (object_names(index) if index else set()))
         kept = index.pages if index else ()
         self.source.delete_nearby_parts(show, parts - {(n, page.nearby) for n, page in enumerate(kept, 1)})
