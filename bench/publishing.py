@@ -212,6 +212,7 @@ from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.window import Window, window
 from podpages.catalog.changes import put
 from podpages.contract.source_keys import parse_source_key
@@ -220,7 +221,7 @@ from podpages.settings import Settings
 from podpages.storage.streamed_upload import sized_parts
 settings = Settings(site_url="http://127.0.0.1:3000")
 with open(sys.argv[1], "rb") as lines:
-    index = read_index(lines)  # as the render function reads it: a line at a time
+    index = read_index(lines, TextSpool())  # as the render function reads it: a line at a time, long texts set aside
 upload = Path(sys.argv[2])
 change = put(parse_source_key("/".join(upload.parts[-3:])), upload.read_bytes())  # episodes/<show>/<slug>.json
 assert window(index, [change], settings) == Window(len(index.pages) + 1)  # no frozen page nor listing to read

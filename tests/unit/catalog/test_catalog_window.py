@@ -22,6 +22,7 @@ from podpages.catalog.layout import (
     year_key_name,
 )
 from podpages.catalog.model import Catalog
+from podpages.catalog.spooled_text import SpooledText, TextSpool
 from podpages.catalog.staleness import everything
 from podpages.catalog.stored import leading_version
 from podpages.catalog.window import WHOLE, Window, window
@@ -63,11 +64,15 @@ class Bucket:
         return catalog, len(read_index(self.index.splitlines()).pages) - reach.first + 1
 
     def read_window(self, changes, settings=PAGED):
-        """The window a publish of `changes` reads, and what it read besides the index."""
-        index = read_index(self.index.splitlines())
+        """The window a publish of `changes` reads, its long texts set aside as a publish sets them,
+        and what it read besides the index."""
+        spool = TextSpool()
+        index = read_index(self.index.splitlines(), spool)
         reach = window(index, changes, settings) if changes is not None else WHOLE
         pages = {
-            page: StoredPage.model_validate_json(self.objects[page_key_name(page, index.pages[page - 1].digest)])
+            page: StoredPage.model_validate_json(
+                self.objects[page_key_name(page, index.pages[page - 1].digest)], context=spool.context
+            )
             for page in range(reach.first, len(index.pages) + 1)
         }
         years = {
@@ -122,7 +127,7 @@ def change(rng: random.Random, step: int, slugs: list[str]):
         slug = f"n{step:03d}"
         slugs.append(slug)
         published = (datetime(2027, 1, 1, 9, tzinfo=UTC) + timedelta(days=4 * step)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        return put_episode("daily", slug, episode_document(f"New {step}", published))
+        return put_episode("daily", slug, episode_document(f"New {step}", published, **long_texts(step)))
     if roll < 0.4:  # a back-dated one
         slug = f"b{step:03d}"
         slugs.append(slug)
@@ -140,7 +145,13 @@ def change(rng: random.Random, step: int, slugs: list[str]):
     if roll < 0.67:
         return put_show("daily", show_document(f"Daily {step}"))
     published = f"2026-0{rng.randint(1, 6)}-{rng.randint(10, 28)}T09:00:00Z"
-    return put_episode("daily", slug, episode_document(f"{slug} at {step}", published))
+    return put_episode("daily", slug, episode_document(f"{slug} at {step}", published, **long_texts(step)))
+
+
+def long_texts(step: int) -> dict:
+    """Show notes, chapters and lists, which a publish sets aside while it holds the catalog."""
+    chapters = [{"start": 0, "title": f"Opening {step}"}, {"start": 60, "title": "Ä second"}]
+    return {"notes": f"Notes of *{step}*.", "chapters": chapters, "keywords": [f"k{step}"]}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
@@ -167,6 +178,7 @@ def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_sc
         assert bucket.read(None)[0] == whole, step
     assert site == site_of(whole)
     assert 0 in frozen_pages_read  # some batches needed no frozen page at all
+    assert any(isinstance(entry.chapters_json, SpooledText) for entry in bucket.read(None)[0].episodes)
 
 
 def publish(bucket: Bucket, whole, site: dict[str, bytes], changes):

@@ -36,6 +36,7 @@ from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
+from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
 
@@ -247,14 +248,16 @@ def index_lines(index: StoredIndex) -> Callable[[], Iterator[bytes]]:
     return lines
 
 
-def read_index(lines: Iterable[bytes]) -> StoredIndex:
-    """An index from its lines (`index_lines`), its head's entries parsed one at a time; or from
-    the one line of an index stored as one JSON document (version 2)."""
-    lines = iter(lines)
-    index = StoredIndex.model_validate_json(next(lines))
+def read_index(lines: Iterable[bytes], spool: TextSpool | None = None) -> StoredIndex:
+    """An index from its lines (`index_lines`), its head's entries parsed one at a time, their long
+    texts set aside in `spool` if given; or from the one line of an index stored as one JSON
+    document (version 2)."""
+    lines, context = iter(lines), spool.context if spool else None
+    index = StoredIndex.model_validate_json(next(lines), context=context)
     if index.version == 2:
         return index
-    return index.model_copy(update={"episodes": tuple(CatalogEntry.model_validate_json(line) for line in lines)})
+    entries = tuple(CatalogEntry.model_validate_json(line, context=context) for line in lines)
+    return index.model_copy(update={"episodes": entries})
 
 
 def _json(stored: BaseModel) -> bytes:

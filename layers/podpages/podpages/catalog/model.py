@@ -32,6 +32,7 @@ from podpages.catalog.nearby import nearby
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
+from podpages.catalog.spooled_text import LongText, text_of
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
 from podpages.contract.episode_extras import AlternateEnclosure
@@ -112,9 +113,10 @@ class CatalogEntry(BaseModel):
     excerpt: tuple[str, ...] = ()
     transcript: bool = False  # a transcript file is published beside the page
     sequencer: str | None = None
-    notes_html: str | None = since_v2(None)  # the show notes, rendered once when the upload was folded
-    chapters_json: str | None = since_v2(None)  # the episode's chapters, as `chapters` reads them
-    lists_json: str | None = since_v2(None)  # its other lists, as `episode_in_full` reads them
+    # The long texts, which a publish sets aside on disk while it holds the entry (`spooled_text`):
+    notes_html: LongText = since_v2(None)  # the show notes, rendered once when the upload was folded
+    chapters_json: LongText = since_v2(None)  # the episode's chapters, as `chapters` reads them
+    lists_json: LongText = since_v2(None)  # its other lists, as `episode_in_full` reads them
 
     @model_validator(mode="after")
     def _lists_apart(self) -> "CatalogEntry":
@@ -128,14 +130,18 @@ class CatalogEntry(BaseModel):
 
     def chapters(self) -> tuple[Chapter, ...]:
         """The episode's chapters, parsed anew at each call, so that no entry holds them parsed."""
-        return CHAPTERS.validate_json(self.chapters_json) if self.chapters_json else ()
+        return CHAPTERS.validate_json(str(self.chapters_json)) if self.chapters_json else ()
 
     def episode_in_full(self) -> Episode:
         """The episode with its lists (but its chapters, which `chapters` gives), parsed anew at each
         call: what a page, its JSON-LD and a feed item show."""
         if not self.lists_json:
             return self.episode
-        return self.episode.model_copy(update=dict(EpisodeLists.model_validate_json(self.lists_json)))
+        return self.episode.model_copy(update=dict(EpisodeLists.model_validate_json(str(self.lists_json))))
+
+    def notes(self) -> str | None:
+        """The show notes, as HTML."""
+        return text_of(self.notes_html)
 
     @property
     def title(self) -> str:

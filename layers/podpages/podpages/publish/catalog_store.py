@@ -19,6 +19,7 @@ from podpages.catalog.layout import (
     year_key_name,
 )
 from podpages.catalog.model import Catalog
+from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import leading_version
 from podpages.catalog.window import WHOLE, Window, window
 from podpages.errors import CatalogConflict
@@ -101,7 +102,9 @@ class CatalogStore:
 def read_catalog(
     source: SourceBucket, show: str, reach: Callable[[StoredIndex], Window] = lambda _index: WHOLE
 ) -> HeldCatalog:
-    """The show's catalog, as much of it as `reach` names: all of it by default."""
+    """The show's catalog, as much of it as `reach` names: all of it by default. The long texts of
+    its entries are set aside on disk while it is held (`catalog.spooled_text`)."""
+    spool = TextSpool()
     for _attempt in range(MAX_READS):
         stored = source.read_catalog_lines(show)
         if stored is None:
@@ -109,7 +112,7 @@ def read_catalog(
         first = next(stored.lines, b"")
         if leading_version(first) not in INDEX_VERSIONS:  # one object, as an earlier podpages stored it
             return HeldCatalog(Catalog.model_validate_json(first + b"".join(stored.lines)), stored.etag, None)
-        index = read_index(chain([first], stored.lines))
+        index = read_index(chain([first], stored.lines), spool)
         read = reach(index)
         names = {
             page: page_key_name(page, index.pages[page - 1].digest) for page in range(read.first, len(index.pages) + 1)
@@ -117,7 +120,10 @@ def read_catalog(
         listings = {year: year_key_name(year, (index.years or {})[year]) for year in read.years}
         bodies = source.read_catalog_pages(show, [*names.values(), *listings.values()])
         if all(body is not None for body in bodies.values()):
-            pages = {page: StoredPage.model_validate_json(bodies[name] or b"") for page, name in names.items()}
+            pages = {
+                page: StoredPage.model_validate_json(bodies[name] or b"", context=spool.context)
+                for page, name in names.items()
+            }
             years = {year: StoredYear.model_validate_json(bodies[name] or b"") for year, name in listings.items()}
             return HeldCatalog(join(index, pages, years), stored.etag, index)
     raise CatalogConflict(show)

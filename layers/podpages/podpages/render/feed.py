@@ -222,7 +222,7 @@ def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, se
     item.link(href=settings.site_url + site_paths.episode(catalog.show, entry.slug))
     item.description(episode.summary)  # plain text; the HTML goes to content:encoded
     chapters = entry.chapters()
-    if content := content_encoded(entry.notes_html, chapters, episode.duration):
+    if content := content_encoded(entry.notes(), chapters, episode.duration):
         item.content(content)
     item.enclosure(url=episode.audio.url, length=str(episode.audio.length), type=episode.audio.type)
     item.pubDate(entry.published)

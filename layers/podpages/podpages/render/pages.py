@@ -38,7 +38,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         excerpt_note=EXCERPT_NOTE,
         excerpt=catalog.excerpt(entry),
         full_transcript=_full_transcript(catalog, entry),
-        notes=entry.notes_html,
+        notes=entry.notes(),
         chapters=chapters,
         chapter_anchor=structured_data.chapter_anchor,
         nearby=catalog.nearby(slug, settings.nearby_count),

@@ -1,0 +1,95 @@
+"""While a publish holds a catalog, its entries' long texts (show notes, chapters, lists) are set
+aside in a temporary file and read back by whatever prints them: the entries, the pages and the
+index they make are the same as with the texts in memory."""
+
+import json
+
+from podpages.catalog.layout import join, read_index, split
+from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.spooled_text import SpooledText, TextSpool, text_of
+from podpages.contract.documents import parse_episode
+from podpages.render.feed import feed
+from podpages.render.pages import episode_page
+from podpages.settings import Settings
+from support.catalogs import SITE_URL, episode_document
+
+LONG = {
+    "notes": "Show notes with *emphasis*, an ü and an emoji 🎙.",
+    "chapters": [{"start": 0, "title": "Cold open 🎬"}, {"start": 90, "title": "Main topic"}],
+    "keywords": ["caches", "ümlauts"],
+    "persons": [{"name": "Ada Okafor", "role": "host"}],
+}
+SETTINGS = Settings(site_url=SITE_URL)
+
+
+def entry(slug: str, **fields) -> CatalogEntry:
+    document = episode_document(slug, "2026-03-01T10:00:00Z", **fields)
+    return CatalogEntry.of("show", slug, parse_episode(json.dumps(document).encode()), None, 1500)
+
+
+def test_a_text_set_aside_reads_back_with_its_length_in_characters():
+    spool = TextSpool()
+    texts = ["", "plain", "ü and 🎙 take more bytes than characters", "x" * 100_000]
+
+    spooled = [spool.put(text) for text in texts]
+
+    assert [str(text) for text in spooled] == texts
+    assert [len(text) for text in spooled] == [len(text) for text in texts]
+    assert not spooled[0] and spooled[1]
+
+
+def test_a_text_set_aside_equals_the_same_characters_in_memory_or_set_aside_elsewhere():
+    first, second = TextSpool(), TextSpool()
+    text = first.put("chapters")
+
+    assert text == "chapters" and "chapters" == text and text == second.put("chapters")  # noqa: SIM300 - both sides
+    assert text != "chapterz" and text != first.put("chapter") and text != None  # noqa: E711
+    assert hash(text) == hash("chapters")
+    assert text_of(text) == "chapters" and text_of("notes") == "notes" and text_of(None) is None
+
+
+def test_a_spool_opens_no_file_until_it_is_given_a_text():
+    spool = TextSpool()
+
+    assert spool._file is None
+    spool.put("notes")
+    assert spool._file is not None
+
+
+def test_an_entry_read_with_a_spool_sets_its_long_texts_aside_and_stays_the_same_entry():
+    made = entry("ep", **LONG)
+    stored = made.model_dump_json()
+
+    read = CatalogEntry.model_validate_json(stored, context=TextSpool().context)
+
+    assert all(isinstance(text, SpooledText) for text in (read.notes_html, read.chapters_json, read.lists_json))
+    assert (
+        read == made
+        and read.content() == made.content()
+        and read.made_from(parse_episode(json.dumps(episode_document("ep", "2026-03-01T10:00:00Z", **LONG)).encode()))
+    )
+    assert read.model_dump_json() == stored
+    assert read.chapters() == made.chapters() and read.episode_in_full() == made.episode_in_full()
+    assert read.notes() == made.notes() and "<em>emphasis</em>" in (read.notes() or "")
+
+
+def test_an_entry_read_without_a_spool_keeps_its_texts_in_memory():
+    read = CatalogEntry.model_validate_json(entry("ep", **LONG).model_dump_json())
+
+    assert all(isinstance(text, str) for text in (read.notes_html, read.chapters_json, read.lists_json))
+
+
+def test_an_index_read_with_a_spool_writes_the_same_lines_and_renders_the_same_feed_and_pages():
+    # Given a show of 8 episodes with long texts, stored as an index
+    catalog = Catalog(show="show", episodes=tuple(entry(f"e{number}", **LONG) for number in range(8)))
+    lines = list(split(catalog, SETTINGS.feed_max_items).index())
+
+    # When it is read with a spool
+    index = read_index(b"".join(lines).splitlines(), TextSpool())
+    read = join(index, {})
+
+    # Then its head's texts are set aside, and it makes the same lines, feed and pages
+    assert all(isinstance(episode.chapters_json, SpooledText) for episode in read.episodes)
+    assert list(split(read, SETTINGS.feed_max_items).index()) == lines
+    assert feed(read, SETTINGS).body == feed(catalog, SETTINGS).body
+    assert episode_page(read, "e3", SETTINGS).body == episode_page(catalog, "e3", SETTINGS).body
