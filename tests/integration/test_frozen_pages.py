@@ -177,6 +177,8 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
     # Then no frozen page of the catalog, nor part of the nearby index, was read or written
     touched = [key for _operation, key in s3_calls if key.startswith("catalog/daily/")]
     assert touched == []
+    # And the site's sitemap index was not read, since the show's sitemap parts stayed as many
+    assert [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"] == []
     check(paged, nearby, tmp_path)
 
 
@@ -196,6 +198,11 @@ def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index
     catalog = [key.split("/")[-1].split("-")[0] for key in written if key.startswith("catalog/daily/")]
     assert sorted(catalog) == ["nearby", "page", "year"]
     assert [key for key in written if "/" not in key] == ["sitemap.xml"]
+    # read over the version it replaces, with no list of the shows: the others' parts are in it
+    assert [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"] == [
+        ("GetObject", "sitemap.xml"),
+        ("PutObject", "sitemap.xml"),
+    ]
     assert len(named_pages(paged)) == 4
     check(paged, nearby, tmp_path)
 

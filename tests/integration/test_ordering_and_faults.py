@@ -11,6 +11,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
+from podpages.catalog import sitemap_parts
 from podpages.catalog.model import Catalog
 from podpages.cli.source_folder import read_source_folder
 from podpages.publish.publisher import Publisher
@@ -251,4 +252,34 @@ def test_listings_lost_after_the_commit_are_written_again_by_the_redelivery(stac
 
     assert second.failed == []
     assert b"Second" in stack.read(stack.site, "daily/feed.xml")
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_sitemap_index_lost_after_the_commit_is_written_again_by_the_redelivery(
+    stack, tmp_path, render_function, monkeypatch
+):
+    # Given parts of 5 URLs, and a show of 3 episodes in one part, with its page and its year's
+    monkeypatch.setattr(sitemap_parts, "MAX_SITEMAP_URLS", 5)
+    for day in (1, 2, 3):
+        document = episode_document(f"Day {day}", f"2026-01-0{day}T09:00:00Z")
+        stack.upload(f"episodes/daily/day-{day}.json", json.dumps(document))
+    stack.deliver()
+    assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
+    stack.upload("episodes/daily/day-4.json", json.dumps(episode_document("Day 4", "2026-01-04T09:00:00Z")))
+    failed = []
+
+    # When the publish that takes a second part commits, and then its write of the sitemap index fails
+    def lose_the_index(params, **_):
+        if params.get("Key") == "sitemap.xml" and not failed:
+            failed.append(True)
+            raise ClientError({"Error": {"Code": "InternalError", "Message": "injected"}}, "PutObject")
+
+    first = deliver_while_puts_fail(stack, render_function, lose_the_index)
+    assert failed and len(first.failed) == 1
+    assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
+
+    # Then the redelivery, which folds nothing, writes it
+    second = stack.deliver()
+    assert second.failed == []
+    assert b"/daily/sitemap-2.xml" in stack.read(stack.site, "sitemap.xml")
     assert stack.site_objects() == stack.from_scratch(tmp_path)

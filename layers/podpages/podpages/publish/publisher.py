@@ -153,7 +153,11 @@ class Publisher:
             self.relist_if_behind(update.after)
         else:
             self.write_listings(update.after, written, held.index.pages if held.index else ())
-        self.keep_indexed(update.after)
+        parts_before, parts = (
+            sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
+        )
+        if update.after == before or parts != parts_before:
+            self.keep_indexed(update.after)
         for change, error in update.rejected:
             self.reject(next(read.event for read in reads if read.change is change), error)
         # A report is moot once its key holds a published upload, or none at all.
@@ -282,9 +286,10 @@ class Publisher:
         """Make the sitemap index list exactly the show's sitemap parts: all of them while it has
         a catalog, none once it has not.
 
-        This runs after the commit, and even when a publish changed nothing, so a retry heals an
-        index write that failed. The index changes only over the version read before listing the
-        catalogs, so two shows changing at once cannot drop each other from it.
+        A publish runs this after its commit when the show's count of parts changed, and when it
+        changed nothing, so that the redelivery of a publish that failed before it heals the index.
+        The index changes only over the version read, so two shows changing at once cannot drop
+        each other from it.
         """
         self.write_site_files(catalog.show, sitemap_parts(catalog, self.settings.feed_max_items))
 
@@ -298,13 +303,17 @@ class Publisher:
             indexed = sitemaps.indexed_parts(current.body, self.settings) if current else {}
             if show is not None and indexed.get(show, 0) == parts:
                 return
-            # The shows come from their catalogs, as before, but the others' part counts come from
-            # the index just read: reading every catalog would make one publish cost as much as the
-            # whole site. Each show writes its own count here after its commit, over the version it
-            # read, so copying the counts loses none. A show not indexed yet has yet to reach this
-            # step, which will set its count over our version; until then it lists its first part.
-            shows = {listed: indexed.get(listed, 1) for listed in self.source.list_shows()}
-            plan = site_plan(shows | ({show: parts} if show is not None else {}), self.settings)
+            # The others' part counts come from the index just read: reading every catalog would make
+            # one publish cost as much as the whole site. Each show writes its own count here after
+            # its commit, over the version it read, so copying the counts loses none. A new index
+            # takes its shows from their catalogs: a show not indexed yet has yet to reach this step,
+            # which will set its count over our version; until then it lists its first part.
+            if show is not None and current is not None:
+                shows = {listed: count for listed, count in (indexed | {show: parts}).items() if count}
+            else:
+                shows = {listed: indexed.get(listed, 1) for listed in self.source.list_shows()}
+                shows |= {show: parts} if show is not None else {}
+            plan = site_plan(shows, self.settings)
             if show is not None and current is not None:
                 # The other files were written with the index this replaces, and only whether they
                 # exist depends on the shows: a show's new sitemap part writes the index alone.
