@@ -37,6 +37,20 @@ def deliver_while_puts_fail(stack, render_function, fail):
         events.unregister("before-parameter-build.s3.PutObject", unique_id="fail-puts")
 
 
+def deliver_losing_the_first_put_of(stack, render_function, key: str):
+    """Deliver the queue with the handler's first PutObject of `key` failing."""
+    failed = []
+
+    def lose_it(params, **_):
+        if params.get("Key") == key and not failed:
+            failed.append(True)
+            raise ClientError({"Error": {"Code": "InternalError", "Message": "injected"}}, "PutObject")
+
+    delivery = deliver_while_puts_fail(stack, render_function, lose_it)
+    assert failed, f"no PutObject of {key}"
+    return delivery
+
+
 def content(catalog: Catalog):
     return (
         catalog.document,
@@ -235,16 +249,10 @@ def test_listings_lost_after_the_commit_are_written_again_by_the_redelivery(stac
     stack.upload("episodes/daily/first.json", json.dumps(episode_document("First", "2026-01-01T09:00:00Z")))
     stack.deliver()
     stack.upload("episodes/daily/second.json", json.dumps(episode_document("Second", "2026-01-02T09:00:00Z")))
-    failed = []
 
     # The catalog commits, then the feed's write fails for good: the listings lag the catalog.
-    def lose_the_feed(params, **_):
-        if params.get("Key") == "daily/feed.xml" and not failed:
-            failed.append(True)
-            raise ClientError({"Error": {"Code": "InternalError", "Message": "injected"}}, "PutObject")
-
-    first = deliver_while_puts_fail(stack, render_function, lose_the_feed)
-    assert failed and len(first.failed) == 1
+    first = deliver_losing_the_first_put_of(stack, render_function, "daily/feed.xml")
+    assert len(first.failed) == 1
     assert b"Second" in stack.read(stack.source, "catalog/daily.json")
     assert b"Second" not in stack.read(stack.site, "daily/feed.xml")  # never a feed ahead of the catalog
 
@@ -266,16 +274,10 @@ def test_a_sitemap_index_lost_after_the_commit_is_written_again_by_the_redeliver
     stack.deliver()
     assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
     stack.upload("episodes/daily/day-4.json", json.dumps(episode_document("Day 4", "2026-01-04T09:00:00Z")))
-    failed = []
 
     # When the publish that takes a second part commits, and then its write of the sitemap index fails
-    def lose_the_index(params, **_):
-        if params.get("Key") == "sitemap.xml" and not failed:
-            failed.append(True)
-            raise ClientError({"Error": {"Code": "InternalError", "Message": "injected"}}, "PutObject")
-
-    first = deliver_while_puts_fail(stack, render_function, lose_the_index)
-    assert failed and len(first.failed) == 1
+    first = deliver_losing_the_first_put_of(stack, render_function, "sitemap.xml")
+    assert len(first.failed) == 1
     assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
 
     # Then the redelivery, which folds nothing, writes it
