@@ -5,6 +5,7 @@ from-scratch render, the source bucket holding exactly the pages, listings and p
 name, and the nearby API answering what each page shows."""
 
 import dataclasses
+import hashlib
 import json
 from datetime import UTC, datetime, timedelta
 
@@ -192,11 +193,14 @@ def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index
     # When the 40th is published, and the head's oldest five freeze into a fourth page
     publish(paged, range(40, 41))
 
-    # Then the page, the listing of its year and its nearby part are written beside the index, and of
-    # the site's own files only the sitemap index, which lists the page's new sitemap part
+    # Then the page and its nearby part are written beside the index, which holds the listing of
+    # their year, and of the site's own files only the sitemap index, which lists the page's new
+    # sitemap part; and nothing else of the catalog is read or deleted
     written = [key for operation, key in s3_calls if operation == "PutObject"]
     catalog = [key.split("/")[-1].split("-")[0] for key in written if key.startswith("catalog/daily/")]
-    assert sorted(catalog) == ["nearby", "page", "year"]
+    assert sorted(catalog) == ["nearby", "page"]
+    assert [call for call in s3_calls if call[1].startswith("catalog/daily/") and call[0] != "PutObject"] == []
+    assert len(paged.catalog_index("daily")["listed"]) == 20
     assert [key for key in written if "/" not in key] == ["sitemap.xml"]
     # read over the version it replaces, with no list of the shows: the others' parts are in it
     assert [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"] == [
@@ -207,9 +211,7 @@ def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index
     check(paged, nearby, tmp_path)
 
 
-def test_an_episode_of_a_year_the_frozen_pages_hold_reads_its_years_listing_and_no_page(
-    paged, nearby, s3_calls, tmp_path
-):
+def test_an_episode_of_the_year_the_frozen_pages_end_in_reads_no_page_nor_listing(paged, nearby, s3_calls, tmp_path):
     # Given 38 episodes ten days apart, three frozen pages of them, all of 2026
     publish(paged, range(1, 39))
     s3_calls.clear()
@@ -219,30 +221,41 @@ def test_an_episode_of_a_year_the_frozen_pages_hold_reads_its_years_listing_and_
     paged.upload("episodes/daily/late.json", json.dumps(episode_document("Late in 2026", "2026-12-01T09:00:00Z")))
     paged.deliver()
 
-    # Then the listing of 2026 is read, and no frozen page nor nearby part is read or written
+    # Then no frozen page, listing or nearby part is read or written: the index holds 2026's listing
     touched = [(operation, key.split("/")[-1][:9]) for operation, key in s3_calls if key.startswith("catalog/daily/")]
-    assert touched == [("GetObject", "year-2026")]
+    assert touched == []
     assert b"Day 1</a>" in paged.read(paged.site, "daily/2026/index.html")
     check(paged, nearby, tmp_path)
 
 
-def test_a_catalog_stored_before_its_years_were_listed_gets_the_listings_from_the_deploy_rebuild(
-    paged, nearby, rebuild_function, response_url, tmp_path
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_catalog_an_earlier_podpages_stored_takes_the_listing_of_its_last_year_from_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path, version
 ):
-    # Given a show whose index names no listing, as the podpages before them stored it
+    # Given a show whose index names no listing (version 2), or names the listing of 2026 as an
+    # object of its own (version 3), as earlier podpages stored them
     publish(paged, range(1, 39))
     whole, before = paged.catalogs()["daily"], paged.site_objects()
     index = paged.catalog_index("daily")
-    del index["years"]
-    paged.write_catalog_index("daily", index)
-    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in catalog_years(paged)]})
+    listed = index.pop("listed")
+    if version == 2:  # one JSON document
+        del index["years"]
+        paged.s3.put_object(Bucket=paged.source, Key="catalog/daily.json", Body=json.dumps(index | {"version": 2}))
+    else:
+        listing = json.dumps({"version": 2, "show": "daily", "year": 2026, "episodes": listed}).encode()
+        digest = hashlib.sha256(listing).hexdigest()[:16]
+        paged.s3.put_object(Bucket=paged.source, Key=f"catalog/daily/year-2026-{digest}.json", Body=listing)
+        paged.write_catalog_index("daily", index | {"version": 3, "years": {"2026": digest}})
 
     # When the deploy rebuilds every show
     rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
     assert work_through_rebuilds(paged).failed == []
 
-    # Then the index names the listing of 2026, which its three frozen pages hold, and the site is as it was
-    assert set(paged.catalog_index("daily")["years"]) == {"2026"}
+    # Then the index holds the listing of 2026, which its three frozen pages hold, and names no
+    # other; the object of version 3 is gone; and the site is as it was
+    assert paged.catalog_index("daily")["years"] == {}
+    assert [episode["slug"] for episode in paged.catalog_index("daily")["listed"]][:2] == ["day-01", "day-02"]
+    assert catalog_years(paged) == set()
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before
     check(paged, nearby, tmp_path)
@@ -263,7 +276,7 @@ def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy
 
     # Then the catalog is an index beside its 3 frozen pages, holding what it held, and the site is
     # what it was, and what a from-scratch render builds
-    assert paged.catalog_index("daily")["version"] == 3
+    assert paged.catalog_index("daily")["version"] == 4
     assert len(named_pages(paged)) == 3
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before

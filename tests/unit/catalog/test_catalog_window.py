@@ -3,6 +3,7 @@ a time (`catalog.window`): whatever a batch holds, folding it into the window a 
 what folding it into the whole catalog writes, stores the same catalog, and a new newest episode reads
 no frozen page."""
 
+import hashlib
 import json
 import random
 from datetime import UTC, datetime, timedelta
@@ -13,8 +14,10 @@ from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import (
     LAYOUT_VERSION,
+    StoredIndex,
     StoredPage,
     StoredYear,
+    index_lines,
     join,
     page_key_name,
     read_index,
@@ -108,12 +111,19 @@ def test_a_new_newest_episode_reads_no_frozen_page_and_an_edit_reads_from_its_ow
     window, read = bucket.read([newest], settings)
     assert read == 0 and window.offset == 25 and len(window.episodes) == 22
 
-    # One in the year the frozen pages end in reads none either, but that year's listing, for its
-    # archive page: 2026 starts with e12, in page 3
+    # One in the year the frozen pages end in reads none either, nor that year's listing, which its
+    # archive page shows and the index holds: 2026 starts with e12, in page 3
     newest = put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z"))
     window, reach = bucket.read_window([newest], settings)
-    assert reach == Window(first=6, years=frozenset({2026}))
+    assert reach == Window(first=6)
     assert [episode.slug for episode in window.in_year(2026)][-3:] == ["e14", "e13", "e12"]
+
+    # One back-dated into 2025, which lies wholly in the frozen pages, reads from its page, and the
+    # listing of 2025: its archive page lists the episodes of the pages before
+    backdated = put_episode("daily", "backdated", episode_document("Back-dated", "2025-12-31T10:00:00Z"))
+    window, reach = bucket.read_window([backdated], settings)
+    assert reach.first == 2 and reach.years == frozenset({2025})
+    assert [episode.slug for episode in window.in_year(2025)][-1] == "e01"
 
     # An edit reads from the page before its own, whose last episodes are within twice 2 of its
     # first: e07 is on page 2
@@ -205,41 +215,53 @@ def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_withou
         pages_before = len(read_index(bucket.index.splitlines()).pages)
         whole, reach = publish(bucket, whole, site, [newest])
 
-        # Then it reads no frozen page, only the listing of 2026
-        assert reach == Window(first=pages_before + 1, years=frozenset({2026})), step
+        # Then it reads no frozen page, nor any year's listing: the index holds that of 2026
+        assert reach == Window(first=pages_before + 1), step
         # And the catalog it stores is the whole catalog, with 2026's listing one page longer once it freezes
         assert bucket.read(None)[0] == whole
     index = read_index(bucket.index.splitlines())
-    assert len(index.pages) == 9 and index.years is not None and set(index.years) == {2026}
-    assert len(StoredYear.model_validate_json(bucket.objects[year_key_name(2026, index.years[2026])]).episodes) == 45
+    assert len(index.pages) == 9 and index.years == {} and len(index.listed) == 45
+    assert not [name for name in bucket.objects if name.startswith("year-")]
     # And the site, the 2026 archive page of 64 episodes with it, is that of a render from scratch
     assert site == site_of(whole)
     assert site["daily/2026/index.html"].count(b"<li><a href") >= 64
 
 
-def test_an_index_stored_before_the_years_listings_is_read_whole_once_and_cut_again_with_them():
-    # Given a catalog stored by a podpages that kept no years' listings
+def stored_before(index: StoredIndex, version: int, bucket: Bucket) -> bytes:
+    """`index` as an earlier podpages stored it: one JSON document without years' listings (version
+    2), or lines with an object for the listing of the frozen pages' last year too (version 3)."""
+    if version == 2:
+        bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
+        return index.model_copy(update={"version": 2}).model_dump_json(exclude={"years", "listed"}).encode()
+    listing = StoredYear(show=index.show, year=2026, episodes=index.listed).model_dump_json().encode()
+    digest = hashlib.sha256(listing).hexdigest()[:16]
+    bucket.objects[year_key_name(2026, digest)] = listing
+    years = (index.years or {}) | {2026: digest}
+    return b"".join(index_lines(index.model_copy(update={"version": 3, "years": years, "listed": ()}))())
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_an_index_an_earlier_podpages_stored_is_read_whole_once_and_cut_again(version):
+    # Given a catalog stored by an earlier podpages
     whole = daily_catalog(47)
     bucket, site = Bucket(whole), site_of(whole)
-    stored = read_index(bucket.index.splitlines()).model_copy(update={"version": 2})
-    bucket.index = stored.model_dump_json(exclude={"years"}).encode()  # one JSON document, as it was
-    bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
+    bucket.index = stored_before(read_index(bucket.index.splitlines()), version, bucket)
 
     # When a new newest episode is published
     newest = put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z"))
     whole, reach = publish(bucket, whole, site, [newest])
 
-    # Then that publish reads the catalog whole, and stores it with a listing of each year
+    # Then that publish reads the catalog whole, and stores it with the listing of 2025 apart and
+    # that of 2026, the year its frozen pages end in, in the index
     assert reach == WHOLE
     index = read_index(bucket.index.splitlines())
-    assert index.years is not None and set(index.years) == {2025, 2026}
-    assert {name for name in bucket.objects if name.startswith("year-")} == {
-        year_key_name(year, digest) for year, digest in index.years.items()
-    }
-    # And the next reads only the listing of its year
+    assert index.version == LAYOUT_VERSION and index.years is not None and set(index.years) == {2025}
+    assert {name for name in bucket.objects if name.startswith("year-")} == {year_key_name(2025, index.years[2025])}
+    assert [episode.slug for episode in index.listed][:2] == ["e12", "e13"]
+    # And the next reads nothing but the index
     later = put_episode("daily", "later", episode_document("Later", "2026-06-02T09:00:00Z"))
     whole, reach = publish(bucket, whole, site, [later])
-    assert reach == Window(first=len(index.pages) + 1, years=frozenset({2026}))
+    assert reach == Window(first=len(index.pages) + 1)
     assert site == site_of(whole)
 
 
@@ -259,7 +281,7 @@ def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, se
     # Then each piece is a line, its version first
     joined = b"".join(pieces)
     assert joined.splitlines(keepends=True) == list(pieces)
-    assert leading_version(joined) == LAYOUT_VERSION == 3
+    assert leading_version(joined) == LAYOUT_VERSION == 4
     # And its lines, read one at a time, are the index's fields and then each entry of its head
     index = read_index(joined.splitlines())
     assert len(pieces) == len(index.episodes) + 1

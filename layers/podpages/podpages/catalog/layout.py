@@ -6,9 +6,11 @@ episodes not published yet, the trailers of the frozen pages (every feed names t
 of each frozen page (`page_summary`). Each frozen page is an object of its own,
 `catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content;
 its part of the nearby index (`catalog.nearby_index`) is written with it. Each year with episodes in
-the frozen pages has a listing of them (`listed_episode`), `catalog/<show>/year-<year>-<digest>.json`,
-from which a publish renders that year's archive page: an hourly show's year fills 88 frozen pages,
-and a listing of its 8,760 episodes is about 1.4 MB.
+the frozen pages has a listing of them (`listed_episode`), from which a publish renders that year's
+archive page: an hourly show's year fills 88 frozen pages, and a listing of its 8,760 episodes is
+about 1.4 MB. The listing of the year the frozen pages end in, which a page that freezes adds to,
+is in the index (`listed`); each year before it, which no new episode changes, has an object of its
+own, `catalog/<show>/year-<year>-<digest>.json`.
 
 The index is stored a line at a time (JSON Lines): the line of its own fields, then a line for each
 entry of its head, so that a publish reads and parses the head an entry at a time, and writes it
@@ -18,9 +20,10 @@ parsed as one document it held its text, its models and the parse's leftovers at
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, and the pages it no longer names are
 deleted after it, so a reader holding an index finds every page it names. A new newest episode
-writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze,
-with the listing of their year. A catalog whose frozen pages were cut for another feed size, or
-before the years' listings were kept, is read whole and cut again.
+writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze
+(and once a year the listing of the year before theirs). A catalog whose frozen pages were cut for
+another feed size, or by an earlier podpages (an index of an earlier version), is read whole and cut
+again.
 """
 
 import hashlib
@@ -40,8 +43,9 @@ from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
 
-LAYOUT_VERSION: Final = 3  # an index written a line at a time
-INDEX_VERSIONS = (2, LAYOUT_VERSION)  # 2: one JSON document, as podpages wrote indexes before; read still
+LAYOUT_VERSION: Final = 4  # an index written a line at a time, with the listing of its frozen pages' last year
+# Read still: 2, one JSON document; 3, lines, with that year's listing in an object of its own.
+INDEX_VERSIONS = (2, 3, LAYOUT_VERSION)
 DIGEST_DIGITS = 16
 
 
@@ -67,7 +71,7 @@ class StoredYear(BaseModel):
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: Literal[2, 3] = LAYOUT_VERSION
+    version: Literal[2, 3, 4] = LAYOUT_VERSION
     show: str
     document: Show | None
     document_sequencer: str | None
@@ -76,18 +80,30 @@ class StoredIndex(BaseModel):
     trailers: tuple[tuple[int, CatalogEntry], ...]  # each trailer in a frozen page, with the page's number
     companions: tuple[Companion, ...]  # of the head's episodes and of episodes not published yet
     episodes: tuple[CatalogEntry, ...] = ()  # the head, in publish order, oldest first: its lines
-    # The digest of each year's listing of the frozen pages; None in an index stored before they were kept.
+    # The digest of the listing of each year of the frozen pages before the last (of every year, in
+    # version 3); None in an index stored before they were kept.
     years: dict[int, str] | None = None
+    listed: tuple[ListedEpisode, ...] = ()  # the frozen pages' episodes of their last year, oldest first
 
     @property
     def count(self) -> int:
         return sum(page.count for page in self.pages) + len(self.episodes)
 
+    @property
+    def listed_year(self) -> int | None:
+        """The year the frozen pages end in, whose listing the index holds; None without frozen pages."""
+        return last_year(self.pages)
+
+
+def last_year(pages: Sequence[PageSummary]) -> int | None:
+    """The year of the newest episode of frozen pages `pages`."""
+    return pages[-1].last[0].year if pages else None
+
 
 @dataclass(frozen=True)
 class Split:
     """A catalog cut for storing: its index, the frozen pages it holds, by number, and the listings of
-    the years it tells anew, each with its digest."""
+    the years before the last it tells anew, each with its digest."""
 
     index: Callable[[], Iterator[bytes]]  # its lines, made again at each call (`index_lines`)
     pages: dict[int, tuple[str, bytes]]
@@ -119,9 +135,13 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         part = nearby_part(catalog.show, page, entries)
         nearby[page] = (part_digest(part), part)
         summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
+    told = _listings(catalog, frozen * size)
+    listed_year = last_year(summaries)
+    if listed_year is not None and listed_year not in told:
+        raise ValueError(f"{catalog.show!r} lost the listing of {listed_year}, which it does not hold")
+    listed = tuple(told.pop(listed_year)) if listed_year is not None else ()
     years = {
-        year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(listed)))
-        for year, listed in _listings(catalog, frozen * size).items()
+        year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(rows))) for year, rows in told.items()
     }
     trailers = [*_numbered(catalog.earlier, catalog.earlier_trailers)]
     trailers += [(page_of[entry.slug], entry) for entry in catalog.trailers() if entry.slug in page_of]
@@ -135,6 +155,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         episodes=catalog.episodes[frozen * size - catalog.offset :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
+        listed=listed,
     )
     return Split(index_lines(index), pages, nearby, years, frozenset(object_names(index)))
 
@@ -142,7 +163,8 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
     """The listing of each year the catalog tells anew, of the first `frozen_count` episodes: every
     year from the one its frozen pages not held end in, when it read that year's listing, as it must
-    to hold any of those episodes. None when it holds none of them and read no listing to cut again."""
+    to hold any of those episodes (the index holds that of the year they all end in). None when it
+    holds none of them and read no listing to cut again."""
     held = catalog.episodes[: max(0, frozen_count - catalog.offset)]
     listed: dict[int, list[ListedEpisode]] = {}
     if catalog.earlier:
@@ -158,27 +180,30 @@ def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpiso
 
 
 def _year_digests(catalog: Catalog, told: dict[int, str]) -> dict[int, str]:
-    """The digest of every year's listing: those `told` anew, and those of the years before them,
-    which lie wholly in the frozen pages not held; all it had when it told none anew."""
+    """The digest of the listing of every year before the last: those `told` anew, and those of the
+    years before them, which lie wholly in the frozen pages not held."""
     if not catalog.earlier:
         return told
     since = catalog.earlier[-1].last[0].year
-    return {year: digest for year, digest in catalog.earlier_years.items() if year < since or not told} | told
+    return {year: digest for year, digest in catalog.earlier_years.items() if year < since} | told
 
 
 def join(index: StoredIndex, pages: Mapping[int, StoredPage], years: Mapping[int, StoredYear] | None = None) -> Catalog:
     """The catalog of an index and of its last frozen pages, `pages` (from some page to the last):
-    a window that knows the pages before them by their summaries, and the years of `years` by their
-    listings."""
+    a window that knows the pages before them by their summaries, and the years of `years` and the
+    year the index lists by their listings."""
     first = min(pages, default=len(index.pages) + 1)
     if set(pages) != set(range(first, len(index.pages) + 1)):
         raise ValueError(f"pages {sorted(pages)} of {index.show!r} are not its last {len(index.pages) - first + 1}")
     read = [pages[page] for page in sorted(pages)]
     earlier = index.pages[: first - 1]
     last = earlier[-1].last if earlier else None
+    listings = {year: stored.episodes for year, stored in (years or {}).items()}
+    if index.listed_year is not None and index.version == LAYOUT_VERSION:
+        listings[index.listed_year] = index.listed
     listed = {
-        year: tuple(episode for episode in stored.episodes if episode.order <= last)
-        for year, stored in (years or {}).items()
+        year: tuple(episode for episode in episodes if episode.order <= last)
+        for year, episodes in listings.items()
         if last is not None
     }
     companions = [companion for page in read for companion in page.companions] + list(index.companions)

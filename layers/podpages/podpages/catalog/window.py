@@ -13,7 +13,8 @@ that depends on them:
 Each year a change touches has its archive page rendered again: the listing of that year is read
 when its episodes reach into the pages before the first read. So is the listing of the year those
 pages end in, when the commit cuts frozen pages after them (those read, or the head's oldest
-episodes, frozen now), since it writes that listing anew with their episodes.
+episodes, frozen now), since it writes that listing anew with their episodes. The index holds the
+listing of the year all the frozen pages end in, which is never read apart.
 
 A new newest episode needs none. An edit or a removal of an old episode needs its page and every
 one after it: the positional pages after a removal shift, as RFC 5005's archives do. A change to the
@@ -27,7 +28,7 @@ from datetime import UTC
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.catalog.feed_archives import archive_size, frozen_pages
-from podpages.catalog.layout import StoredIndex
+from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
 from podpages.catalog.stored import holds_hash, slug_hash
 from podpages.settings import Settings
@@ -54,8 +55,8 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
     feed_max_items = settings.feed_max_items
     if index.feed_max_items != feed_max_items or feed_max_items > WINDOWED_FEED_MAX or not frozen:
         return WHOLE  # cut for another feed, or not windowed at all
-    if index.years is None:
-        return WHOLE  # stored before the years' listings were kept: cut again, with them
+    if index.version != LAYOUT_VERSION:
+        return WHOLE  # stored by an earlier podpages: cut again
     size = archive_size(feed_max_items)
     offset = frozen * size
     head = {entry.slug: position for position, entry in enumerate(index.episodes, offset)}
@@ -102,6 +103,8 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
         return Window(first)
     if first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen:
         years.add(unread[-1].last[0].year)
+    # The index holds the listing of the year the frozen pages end in.
+    years.discard(index.listed_year)
     return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)))
 
 

@@ -8,6 +8,7 @@ from itertools import chain
 from podpages.catalog.changes import Change
 from podpages.catalog.layout import (
     INDEX_VERSIONS,
+    LAYOUT_VERSION,
     StoredIndex,
     StoredPage,
     StoredYear,
@@ -39,10 +40,10 @@ class HeldCatalog:
 
     def cut_for(self, feed_max_items: int) -> bool:
         """Whether the catalog is stored as this podpages stores it for a feed of that size: an index
-        cut for it, with its years' listings."""
+        of this version, cut for it."""
         index = self.index
         return self.etag is None or (
-            index is not None and index.feed_max_items == feed_max_items and index.years is not None
+            index is not None and index.feed_max_items == feed_max_items and index.version == LAYOUT_VERSION
         )
 
 
