@@ -15,7 +15,7 @@ import argparse
 import hashlib
 import json
 import tempfile
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from cold_start import as_on_lambda
@@ -24,6 +24,7 @@ from synthetic import START, episode_document, text
 
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.layout import split
+from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary, YearCount
@@ -79,7 +80,13 @@ def stored_show(folder: Path, episodes: int) -> dict:
     model = CatalogEntry.of(SHOW, "model", parse_episode(json.dumps(maximal_episode(0)).encode()), None, 1500)
     head = tuple(_entry(model, number) for number in range(frozen * size, episodes))
     earlier = tuple(_summary(page, size) for page in range(1, frozen + 1))
-    catalog = Catalog(show=SHOW, episodes=head, earlier=earlier)
+    last_year = _published(frozen * size - 1).year
+    # The listing of the frozen pages' last year, which the index holds, and digests of the others'.
+    listed = tuple(_listed(number) for number in range(frozen * size) if _published(number).year == last_year)
+    years = {year: hashlib.sha256(str(year).encode()).hexdigest()[:16] for year in range(START.year, last_year)}
+    catalog = Catalog(
+        show=SHOW, episodes=head, earlier=earlier, earlier_years=years, earlier_listed={last_year: listed}
+    )
     index = b"".join(split(catalog, SETTINGS.feed_max_items).index())
     nearby = nearby_index(catalog, SETTINGS.feed_max_items, nearby_digests(catalog, SETTINGS.feed_max_items))
     (folder / "index.json").write_bytes(index)
@@ -92,9 +99,19 @@ def stored_show(folder: Path, episodes: int) -> dict:
     }
 
 
+def _published(number: int) -> datetime:
+    return START + timedelta(hours=20 * number)
+
+
+def _listed(number: int) -> ListedEpisode:
+    return ListedEpisode(
+        slug=f"episode-{number:06d}", title=line(number, 200), published=_published(number), duration=timedelta(hours=3)
+    )
+
+
 def _entry(model: CatalogEntry, number: int) -> CatalogEntry:
     slug = f"episode-{number:06d}"
-    published = START + timedelta(hours=20 * number)
+    published = _published(number)
     episode = model.episode.model_copy(update={"published": published, "title": line(number, 200)})
     return model.model_copy(update={"slug": slug, "guid": f"guid-{number}", "episode": episode})
 
@@ -102,7 +119,7 @@ def _entry(model: CatalogEntry, number: int) -> CatalogEntry:
 def _summary(page: int, size: int) -> PageSummary:
     """What the index keeps of frozen page `page`, as if its episodes had been published."""
     numbers = range((page - 1) * size, page * size)
-    last = START + timedelta(hours=20 * numbers[-1])
+    last = _published(numbers[-1])
     digest = hashlib.sha256(str(page).encode()).hexdigest()[:16]
     return PageSummary(
         digest=digest,
