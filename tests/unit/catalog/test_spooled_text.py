@@ -2,7 +2,11 @@
 aside in a temporary file and read back by whatever prints them: the entries, the pages and the
 index they make are the same as with the texts in memory."""
 
+import gc
 import json
+import os
+
+import pytest
 
 from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.model import Catalog, CatalogEntry
@@ -54,6 +58,25 @@ def test_a_spool_opens_no_file_until_it_is_given_a_text():
     assert spool._file is None
     spool.put("notes")
     assert spool._file is not None
+
+
+def test_a_spools_file_is_closed_once_nothing_refers_to_it():
+    # Given a spool's text, and the file descriptor behind it
+    spool = TextSpool()
+    text = spool.put("notes")
+    assert spool._file is not None
+    descriptor = spool._file.fileno()
+    os.fstat(descriptor)
+
+    # When the spool is dropped, its text still reads
+    del spool
+    assert str(text) == "notes"
+
+    # Then the file is closed once the text goes too
+    del text
+    gc.collect()
+    with pytest.raises(OSError):
+        os.fstat(descriptor)
 
 
 def test_an_entry_read_with_a_spool_sets_its_long_texts_aside_and_stays_the_same_entry():
