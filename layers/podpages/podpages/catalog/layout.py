@@ -136,9 +136,7 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         nearby[page] = (part_digest(part), part)
         summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
     told = _listings(catalog, frozen * size)
-    listed_year = last_year(summaries)
-    if listed_year is not None and listed_year not in told:
-        raise ValueError(f"{catalog.show!r} lost the listing of {listed_year}, which it does not hold")
+    listed_year = last_year(summaries)  # the year of the last episode told: the index holds its listing
     listed = tuple(told.pop(listed_year)) if listed_year is not None else ()
     years = {
         year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(rows))) for year, rows in told.items()
@@ -162,17 +160,14 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
 
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
     """The listing of each year the catalog tells anew, of the first `frozen_count` episodes: every
-    year from the one its frozen pages not held end in, when it read that year's listing, as it must
-    to hold any of those episodes (the index holds that of the year they all end in). None when it
-    holds none of them and read no listing to cut again."""
+    year from the one its frozen pages not held end in, whose listing it must have read (the index
+    holds that of the year they all end in)."""
     held = catalog.episodes[: max(0, frozen_count - catalog.offset)]
     listed: dict[int, list[ListedEpisode]] = {}
     if catalog.earlier:
         since = catalog.earlier[-1].last[0].year
         if since not in catalog.earlier_listed:
-            if held:
-                raise ValueError(f"{catalog.show!r} lost the listing of {since}, which it does not hold")
-            return {}
+            raise ValueError(f"{catalog.show!r} lost the listing of {since}, which it does not hold")
         listed[since] = list(catalog.earlier_listed[since])
     for entry in held:
         listed.setdefault(entry.published.year, []).append(entry.listed())

@@ -212,7 +212,8 @@ class Catalog(BaseModel):
     companions: tuple[Companion, ...] = since_v2(())  # companion transcripts, by slug and format
     earlier: tuple[PageSummary, ...] = ()  # frozen pages before `episodes`, not held: see the module
     earlier_trailers: tuple[CatalogEntry, ...] = ()  # the trailers among them, which every feed names
-    earlier_years: dict[int, str] = {}  # the digest of each year's listing of the frozen pages (`catalog.layout`)
+    # The digest of the listing of each year of the frozen pages before their last (`catalog.layout`).
+    earlier_years: dict[int, str] = {}
     earlier_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `earlier`
 
     @property
