@@ -1,6 +1,12 @@
 """RebuildFunction: the SiteRebuild custom resource. A deploy that changes what pages are made of
 queues a rebuild of every show."""
 
+import gc
+
+# Init builds modules, clients and settings that live as long as the process, so a collection
+# during it finds nothing to free: it only costs the cold start. The collector is on again at the end.
+gc.disable()
+
 from typing import Any
 
 import boto3
@@ -23,3 +29,6 @@ queue = RebuildQueue(boto3.client("sqs", config=config), settings.rebuild_queue_
 @tracer.capture_lambda_handler
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return handle_deploy_event(event, source, queue)
+
+
+gc.enable()

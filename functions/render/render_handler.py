@@ -1,5 +1,11 @@
 """RenderFunction: S3 upload notifications, from SQS or direct, become published pages."""
 
+import gc
+
+# Init builds modules, clients and settings that live as long as the process, so a collection
+# during it finds nothing to free: it only costs the cold start. The collector is on again at the end.
+gc.disable()
+
 from typing import Any
 
 import boto3
@@ -34,3 +40,6 @@ publisher = Publisher(
 @metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse | dict[str, Any]:
     return handle_render_event(event, publisher)
+
+
+gc.enable()
