@@ -15,7 +15,7 @@ from lxml import html
 from podpages.catalog.stored import load_nearby_index
 from podpages.local import template
 from podpages.nearby.cache import REVALIDATE_AFTER
-from support.catalogs import episode_document
+from support.catalogs import episode_document, show_document
 from support.events import load_event, nearby_request
 from support.lambda_context import LambdaContext
 from support.queue import deliver
@@ -278,6 +278,29 @@ def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy
     # what it was, and what a from-scratch render builds
     assert paged.catalog_index("daily")["version"] == 4
     assert len(named_pages(paged)) == 3
+    assert paged.catalogs()["daily"] == whole
+    assert paged.site_objects() == before
+    check(paged, nearby, tmp_path)
+
+
+def test_a_show_whose_catalog_is_deleted_is_published_again_by_copying_each_upload_onto_itself(paged, nearby, tmp_path):
+    # Given a show with three frozen pages, a year listing and a nearby index of parts, and a
+    # document of its own
+    paged.upload("shows/daily.json", json.dumps(show_document("Daily")))
+    publish(paged, range(1, 39))
+    whole, before = paged.catalogs()["daily"], paged.site_objects()
+
+    # When the README's way back past a catalog layout is followed: the source bucket's catalog/
+    # deleted, then each upload copied onto itself, which S3 takes only with its metadata replaced
+    stored = sorted(paged.keys(paged.source, "catalog/"))
+    paged.s3.delete_objects(Bucket=paged.source, Delete={"Objects": [{"Key": key} for key in stored]})
+    for key in sorted(paged.keys(paged.source, "shows/") | paged.keys(paged.source, "episodes/")):
+        source = {"Bucket": paged.source, "Key": key}
+        paged.s3.copy_object(Bucket=paged.source, Key=key, CopySource=source, MetadataDirective="REPLACE")
+    assert paged.deliver().failed == []
+
+    # Then the catalog, its pages and parts are stored again as they were, and the site is what it was
+    assert sorted(paged.keys(paged.source, "catalog/")) == stored
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before
     check(paged, nearby, tmp_path)
