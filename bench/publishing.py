@@ -38,7 +38,8 @@ from podpages.storage.source_bucket import SourceBucket
 SITE_URL = "http://127.0.0.1:3000"
 PUBLISHES = 3  # new newest episodes published one after another into each show, for a median
 HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
-FREEZES_A_PAGE = 1_199  # episodes: the next makes 1,200, and the second page of 100 freezes
+FILLS_AN_ARCHIVE_PAGE = 1_199  # episodes: the next makes 1,200, and fills the twelfth archive page of 100
+FREEZES_A_PAGE = 1_200  # episodes: the next makes 1,201, and the second page of 100 freezes
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 
 
@@ -285,10 +286,13 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         for episodes in sizes:
             print(f"single publish into {episodes} episodes …", file=sys.stderr)
             publishes.append(single_publish(stack, episodes))
-        # Late in the year of an hourly show: 77 frozen pages of that year, which its archive page lists.
+        # Late in the year of an hourly show: 76 frozen pages of that year, which its archive page lists.
         print(f"single publish into an hourly show of {HOURLY_LATE_IN_THE_YEAR} episodes …", file=sys.stderr)
         hourly = single_publish(stack, HOURLY_LATE_IN_THE_YEAR, hours_apart=1)
-        # Once in 100 publishes the head's oldest 100 episodes freeze into a page: this one does.
+        # Once in 100 publishes an archive page fills, and it rewrites the one before for its link to it.
+        print(f"single publish into {FILLS_AN_ARCHIVE_PAGE} episodes, which fills an archive page …", file=sys.stderr)
+        filling = single_publish(stack, FILLS_AN_ARCHIVE_PAGE)
+        # The publish after it freezes the head's oldest 100 episodes into a page.
         print(f"single publish into {FREEZES_A_PAGE} episodes, which freezes a page …", file=sys.stderr)
         freezing = single_publish(stack, FREEZES_A_PAGE)
         print("back-fill of 1,000 …", file=sys.stderr)
@@ -297,6 +301,7 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
     return {
         "single_publish": publishes,
         "hourly_publish": hourly,
+        "archive_filling_publish": filling,
         "freezing_publish": freezing,
         "backfill": filled,
         "memory": peak_memory(min(max(sizes), 10_000)),

@@ -12,9 +12,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from lxml import html
 
+from podpages.catalog import layout, nearby_index, sitemap_parts, staleness, window
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size
+from podpages.catalog.layout import LAYOUT_VERSION
 from podpages.catalog.stored import load_nearby_index
 from podpages.local import template
 from podpages.nearby.cache import REVALIDATE_AFTER
+from podpages.render import sitemaps
 from support.catalogs import episode_document, show_document
 from support.events import load_event, nearby_request
 from support.lambda_context import LambdaContext
@@ -107,9 +111,9 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
     }
     check(paged, nearby, tmp_path / "first")
 
-    # When two new episodes freeze a fourth page
+    # When three new episodes freeze a fourth page
     parts = nearby_parts(paged)
-    publish(paged, range(39, 41))
+    publish(paged, range(39, 42))
 
     # Then its part and its catalog page are added, and the others left as they were
     assert nearby_parts(paged) - parts == {key for key in named_parts(paged) if "/nearby-4-" in key}
@@ -183,15 +187,30 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
     check(paged, nearby, tmp_path)
 
 
-def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index_alone_of_the_site_files(
+def test_the_publish_that_fills_an_archive_page_freezes_none_and_the_next_freezes_one(
     paged, nearby, s3_calls, tmp_path
 ):
     # Given 39 episodes ten days apart, three frozen pages of them
     publish(paged, range(1, 40))
     s3_calls.clear()
 
-    # When the 40th is published, and the head's oldest five freeze into a fourth page
+    # When the 40th is published, filling the eighth archive page
     publish(paged, range(40, 41))
+
+    # Then it writes that archive document and the one before it, for its next-archive link, and
+    # nothing of the catalog but its index
+    written = [key for operation, key in s3_calls if operation == "PutObject"]
+    assert sorted(key for key in written if "feed-archive" in key) == [
+        "daily/feed-archive-7.xml",
+        "daily/feed-archive-8.xml",
+    ]
+    assert [key for key in written if key.startswith("catalog/daily/")] == []
+    assert len(named_pages(paged)) == 3
+    check(paged, nearby, tmp_path / "filled")
+    s3_calls.clear()
+
+    # When the 41st is published, and the head's oldest five freeze into a fourth page
+    publish(paged, range(41, 42))
 
     # Then the page and its nearby part are written beside the index, which holds the listing of
     # their year, and of the site's own files only the sitemap index, which lists the page's new
@@ -207,8 +226,9 @@ def test_a_publish_that_freezes_a_page_writes_it_its_parts_and_the_sitemap_index
         ("GetObject", "sitemap.xml"),
         ("PutObject", "sitemap.xml"),
     ]
+    assert [key for key in written if "feed-archive" in key] == []
     assert len(named_pages(paged)) == 4
-    check(paged, nearby, tmp_path)
+    check(paged, nearby, tmp_path / "frozen")
 
 
 def test_an_episode_of_the_year_the_frozen_pages_end_in_reads_no_page_nor_listing(paged, nearby, s3_calls, tmp_path):
@@ -276,10 +296,46 @@ def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy
 
     # Then the catalog is an index beside its 3 frozen pages, holding what it held, and the site is
     # what it was, and what a from-scratch render builds
-    assert paged.catalog_index("daily")["version"] == 4
+    assert paged.catalog_index("daily")["version"] == LAYOUT_VERSION
     assert len(named_pages(paged)) == 3
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before
+    check(paged, nearby, tmp_path)
+
+
+def as_podpages_4_froze_pages(patch: pytest.MonkeyPatch) -> None:
+    """Pages freeze as they did in index version 4: in the very publish that fills an archive page."""
+
+    def frozen_pages(count: int, feed_max_items: int) -> int:
+        size = archive_size(feed_max_items)
+        return max(0, count - max(feed_max_items, SHOW_PAGE_EPISODES)) // size if feed_max_items else 0
+
+    for module in (layout, window, staleness, sitemap_parts, nearby_index, sitemaps):
+        patch.setattr(module, "frozen_pages", frozen_pages)
+
+
+def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back_by_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path
+):
+    # Given 40 episodes as index version 4 stored them: the 40th, filling the eighth archive page,
+    # froze a fourth page
+    with pytest.MonkeyPatch.context() as patch:
+        as_podpages_4_froze_pages(patch)
+        publish(paged, range(1, 41))
+    paged.write_catalog_index("daily", paged.catalog_index("daily") | {"version": 4})
+    assert len(named_pages(paged)) == 4
+    whole = paged.catalogs()["daily"]
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(paged).failed == []
+
+    # Then the fourth page is back in the head, its catalog page, nearby part and sitemap part gone,
+    # and the site is what a from-scratch render builds
+    assert paged.catalog_index("daily")["version"] == LAYOUT_VERSION
+    assert len(named_pages(paged)) == 3
+    assert paged.catalogs()["daily"] == whole
+    assert "daily/sitemap-5.xml" not in paged.keys(paged.site, "daily/")
     check(paged, nearby, tmp_path)
 
 

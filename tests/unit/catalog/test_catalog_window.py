@@ -281,7 +281,7 @@ def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, se
     # Then each piece is a line, its version first
     joined = b"".join(pieces)
     assert joined.splitlines(keepends=True) == list(pieces)
-    assert leading_version(joined) == LAYOUT_VERSION == 4
+    assert leading_version(joined) == LAYOUT_VERSION == 5
     # And its lines, read one at a time, are the index's fields and then each entry of its head
     index = read_index(joined.splitlines())
     assert len(pieces) == len(index.episodes) + 1

@@ -10,6 +10,7 @@ from lxml import etree
 
 from podpages import site_paths
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size, frozen_pages
 from podpages.catalog.fold import fold
 from podpages.catalog.staleness import everything
 from podpages.contract.companion_transcripts import Cue
@@ -160,3 +161,21 @@ def test_a_companion_transcript_changes_the_page_its_episode_is_on():
 
     assert {key for key in new if old[key] != new[key]} == {"daily/feed-archive-1.xml"}
     assert update.refresh.archives == {1}
+
+
+@pytest.mark.parametrize("feed_max_items", [1, 5, 20, 30, 99, 150, 999, 1000, 1050])
+def test_a_page_freezes_only_past_the_feed_and_the_show_page_and_never_at_the_publish_that_fills_one(feed_max_items):
+    size = archive_size(feed_max_items)
+    reach = max(feed_max_items, SHOW_PAGE_EPISODES)
+    for count in range(1, 3 * reach + 4 * size):
+        frozen = frozen_pages(count, feed_max_items)
+        # None of a frozen page's episodes is among the newest the feed or the show page lists
+        assert frozen * size <= max(0, count - reach)
+        # A page freezes at most one publish, and one page, at a time, and never at a publish that
+        # fills an archive page, which rewrites two archive documents already
+        grew = frozen - frozen_pages(count - 1, feed_max_items)
+        assert grew in (0, 1)
+        if size > 1 and count % size == 0:
+            assert grew == 0, count
+    # And it does not wait longer than a page and a publish
+    assert frozen_pages(reach + size + size, feed_max_items) >= 1

@@ -163,7 +163,7 @@ def test_each_frozen_page_has_a_part_of_its_own_after_the_head():
     [
         (37, put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")), {"sitemap.xml"}),
         (
-            39,  # the 40th episode freezes a fourth page
+            40,  # the 41st episode freezes a fourth page, a publish after the 40th fills an archive page
             put_episode("daily", "newest", episode_document("Newest", "2026-06-01T09:00:00Z")),
             {"sitemap.xml", "sitemap-5.xml"},
         ),

@@ -7,9 +7,10 @@ The newest episodes, which fill no page yet, are all in `feed.xml`, since a page
 the feed. A show with fewer episodes than a page has no archives, and its feed links to none.
 
 An archive page none of whose episodes is in the feed, or on the show page, any more is *frozen*: a
-new newest episode never touches it. A show's sitemap and its nearby index are cut along the same pages, so that a
-publish rewrites the part of them that the newest episodes fill, and a frozen page's part only when
-that page changes.
+new newest episode never touches it. Pages freeze at the publish after one that fills an archive
+page, so that no publish does both. A show's sitemap and its nearby index are cut along the same
+pages, so that a publish rewrites the part of them that the newest episodes fill, and a frozen
+page's part only when that page changes.
 """
 
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
@@ -40,7 +41,11 @@ def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[C
 
 def frozen_pages(count: int, feed_max_items: int) -> int:
     """How many of the first archive pages of a show of `count` episodes hold none of the feed's
-    newest `feed_max_items`, nor of the show page's. A feed of every episode (0) leaves none frozen."""
+    newest `feed_max_items`, nor of the show page's. A page that would freeze at the publish that
+    fills an archive page, which rewrites two archive documents already, freezes at the next one
+    instead. A feed of every episode (0) leaves none frozen."""
     if not feed_max_items:
         return 0
-    return max(0, count - max(feed_max_items, SHOW_PAGE_EPISODES)) // archive_size(feed_max_items)
+    size, reach = archive_size(feed_max_items), max(feed_max_items, SHOW_PAGE_EPISODES)
+    lag = 1 if reach % size == 0 else 0  # then pages would freeze as archive pages fill
+    return max(0, count - reach - lag) // size

@@ -296,7 +296,8 @@ class Publisher:
     def write_site_files(self, show: str | None = None, parts: int = 0) -> None:
         """Write the site's own files (the sitemap index, robots.txt, the default cover) over the
         version of the index read, with `show` indexed with `parts` sitemap parts; with a show,
-        only when its count in the index differs."""
+        only when its count in the index differs, and then the show's parts it listed past `parts`
+        go after it."""
         key = site_paths.object_key(site_paths.SITEMAP_INDEX)
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             current = self.site.read(key)
@@ -318,6 +319,13 @@ class Publisher:
                 # The other files were written with the index this replaces, and only whether they
                 # exist depends on the shows: a show's new sitemap part writes the index alone.
                 plan = Plan(puts=[item for item in plan.puts if item.key == key], deletes=plan.deletes)
+            if show is not None:
+                # Parts the index listed past the show's own go once it lists them no more: left by
+                # a show since shrunk, or by an earlier podpages that froze its pages sooner.
+                plan.deletes += [
+                    site_paths.object_key(site_paths.show_sitemap(show, part))
+                    for part in range(parts + 1, indexed.get(show, 0) + 1)
+                ]
             try:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:
