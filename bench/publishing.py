@@ -28,6 +28,7 @@ from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
+from podpages.observability import metrics
 from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
 from podpages.render.site_objects import Plan
@@ -71,6 +72,10 @@ class Stack:
     def clear(self) -> None:
         self.calls.clear()
         self.bytes_read = self.bytes_written = 0
+        # Disabled metrics are never flushed, so never cleared: across this process's publishes they
+        # would pile up to powertools' 100 a metric, whose forced flush then fails for want of a
+        # namespace. Each publish starts with none, as each invocation on Lambda does.
+        metrics.clear_metrics()
 
     def reset(self) -> None:
         self.aws.reset()
