@@ -317,15 +317,14 @@ class Publisher:
             plan = site_plan(shows, self.settings)
             if show is not None and current is not None:
                 # The other files were written with the index this replaces, and only whether they
-                # exist depends on the shows: a show's new sitemap part writes the index alone.
-                plan = Plan(puts=[item for item in plan.puts if item.key == key], deletes=plan.deletes)
-            if show is not None:
-                # Parts the index listed past the show's own go once it lists them no more: left by
-                # a show since shrunk, or by an earlier podpages that froze its pages sooner.
-                plan.deletes += [
+                # exist depends on the shows: a show's new sitemap part writes the index alone. The
+                # parts it listed past the show's own go once it lists them no more: left by a show
+                # since shrunk, or by an earlier podpages that froze its pages sooner.
+                gone = [
                     site_paths.object_key(site_paths.show_sitemap(show, part))
                     for part in range(parts + 1, indexed.get(show, 0) + 1)
                 ]
+                plan = Plan(puts=[item for item in plan.puts if item.key == key], deletes=[*plan.deletes, *gone])
             try:
                 self.site.replace(key, plan, current.etag if current else None)
             except WriteConflict:
