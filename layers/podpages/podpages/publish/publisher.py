@@ -210,10 +210,10 @@ class Publisher:
         self.write_nearby_index(catalog, replaced)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
+        self.write(plan)  # the feed and its archive documents are streamed: built as they are written
         if plan.puts:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
-        self.write(plan)
 
     def write_nearby_index(self, catalog: Catalog, replaced: Sequence[PageSummary] = ()) -> None:
         """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
