@@ -22,7 +22,7 @@ from podpages.catalog.changes import transcripts_in
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import split
-from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.sitemap_parts import indexed_pages, sitemap_parts
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
@@ -41,6 +41,7 @@ PUBLISHES = 3  # new newest episodes published one after another into each show,
 HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
 FILLS_AN_ARCHIVE_PAGE = 1_199  # episodes: the next makes 1,200, and fills the twelfth archive page of 100
 FREEZES_A_PAGE = 1_200  # episodes: the next makes 1,201, and the second page of 100 freezes
+INDEXES_A_PAGE = 1_201  # episodes: the next makes 1,202, and the site's sitemap index lists that page's part
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 
 
@@ -95,8 +96,9 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
     """New newest episodes, one at a time, into a show of `episodes` published `hours_apart`: the
     first one's S3 requests and bytes and its domain time (the fold and the rendering, no S3); the
     median of all `PUBLISHES` of the function's CPU time and of the end-to-end time through the
-    queue against the local stack. An `ordinary` publish is one of the 98 in 100 that neither fill
-    an archive page nor freeze one: when the first would, the show starts with that episode too."""
+    queue against the local stack. An `ordinary` publish is one of the 97 in 100 that neither fill
+    an archive page, nor freeze one, nor list a frozen page's sitemap part in the site's sitemap
+    index: when the first would, the show starts with that episode too."""
     settings = Settings(site_url=SITE_URL)
     if ordinary and occasional(episodes + 1, settings.feed_max_items):
         return single_publish(stack, episodes + 1, hours_apart) | {"episodes": episodes}
@@ -147,10 +149,12 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
 
 
 def occasional(count: int, feed_max_items: int) -> bool:
-    """Whether the publish that makes a show's `count`th episode fills an archive page or freezes one,
-    which a publish does once in 100 each (`catalog.feed_archives`)."""
+    """Whether the publish that makes a show's `count`th episode fills an archive page, freezes one,
+    or lists a frozen page's sitemap part in the site's index, which a publish does once in 100 each
+    (`catalog.feed_archives`, `catalog.sitemap_parts`)."""
     fills = count % archive_size(feed_max_items) == 0
-    return fills or frozen_pages(count, feed_max_items) > frozen_pages(count - 1, feed_max_items)
+    freezes = frozen_pages(count, feed_max_items) > frozen_pages(count - 1, feed_max_items)
+    return fills or freezes or indexed_pages(count, feed_max_items) > indexed_pages(count - 1, feed_max_items)
 
 
 def rendered(plan: Plan) -> int:
@@ -311,6 +315,9 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # The publish after it freezes the head's oldest 100 episodes into a page.
         print(f"single publish into {FREEZES_A_PAGE} episodes, which freezes a page …", file=sys.stderr)
         freezing = single_publish(stack, FREEZES_A_PAGE, ordinary=False)
+        # And the one after that has the site's sitemap index list the page's sitemap part.
+        print(f"single publish into {INDEXES_A_PAGE} episodes, which lists a page's sitemap part …", file=sys.stderr)
+        indexing = single_publish(stack, INDEXES_A_PAGE, ordinary=False)
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)
@@ -319,6 +326,7 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         "hourly_publish": hourly,
         "archive_filling_publish": filling,
         "freezing_publish": freezing,
+        "sitemap_indexing_publish": indexing,
         "backfill": filled,
         "memory": peak_memory(min(max(sizes), 10_000)),
     }

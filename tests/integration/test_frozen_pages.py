@@ -183,11 +183,20 @@ def test_a_new_newest_episode_reads_and_writes_no_frozen_page(paged, nearby, s3_
     touched = [key for _operation, key in s3_calls if key.startswith("catalog/daily/")]
     assert touched == []
     # And the site's sitemap index was not read, since the show's sitemap parts stayed as many
-    assert [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"] == []
+    assert site_index_calls(s3_calls) == []
     check(paged, nearby, tmp_path)
 
 
-def test_the_publish_that_fills_an_archive_page_freezes_none_and_the_next_freezes_one(
+def site_index_calls(s3_calls) -> list[tuple[str, str]]:
+    return [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"]
+
+
+def sitemap_locations(stack, key: str) -> list[str]:
+    """The locations a sitemap or a sitemap index lists."""
+    return html.fromstring(stack.read(stack.site, key)).xpath("//loc/text()")
+
+
+def test_no_publish_both_fills_an_archive_page_and_freezes_one_nor_freezes_one_and_indexes_its_part(
     paged, nearby, s3_calls, tmp_path
 ):
     # Given 39 episodes ten days apart, three frozen pages of them
@@ -213,22 +222,52 @@ def test_the_publish_that_fills_an_archive_page_freezes_none_and_the_next_freeze
     publish(paged, range(41, 42))
 
     # Then the page and its nearby part are written beside the index, which holds the listing of
-    # their year, and of the site's own files only the sitemap index, which lists the page's new
-    # sitemap part; and nothing else of the catalog is read or deleted
+    # their year, and so is the page's sitemap part; nothing else of the catalog is read or deleted
     written = [key for operation, key in s3_calls if operation == "PutObject"]
     catalog = [key.split("/")[-1].split("-")[0] for key in written if key.startswith("catalog/daily/")]
     assert sorted(catalog) == ["nearby", "page"]
     assert [call for call in s3_calls if call[1].startswith("catalog/daily/") and call[0] != "PutObject"] == []
     assert len(paged.catalog_index("daily")["listed"]) == 20
-    assert [key for key in written if "/" not in key] == ["sitemap.xml"]
-    # read over the version it replaces, with no list of the shows: the others' parts are in it
-    assert [call for call in s3_calls if call[1] == "sitemap.xml" or call[0] == "ListObjectsV2"] == [
-        ("GetObject", "sitemap.xml"),
-        ("PutObject", "sitemap.xml"),
-    ]
-    assert [key for key in written if "feed-archive" in key] == []
+    assert "daily/sitemap-5.xml" in written
+    # And the site's sitemap index is neither read nor written: it lists the new part from the next
+    # publish, and until then the show's first part lists the page's episodes still
+    assert site_index_calls(s3_calls) == []
+    assert [key for key in written if "/" not in key or "feed-archive" in key] == []
+    assert f"{paged.settings.site_url}/daily/sitemap-5.xml" not in sitemap_locations(paged, "sitemap.xml")
+    assert f"{paged.settings.site_url}/daily/day-16/" in sitemap_locations(paged, "daily/sitemap.xml")
     assert len(named_pages(paged)) == 4
     check(paged, nearby, tmp_path / "frozen")
+    s3_calls.clear()
+
+    # When the 42nd is published
+    publish(paged, range(42, 43))
+
+    # Then the site's sitemap index is read and written again, and lists the part, and the show's
+    # first part lists the page's episodes no more; nothing of the catalog but its index is touched
+    assert site_index_calls(s3_calls) == [("GetObject", "sitemap.xml"), ("PutObject", "sitemap.xml")]
+    assert f"{paged.settings.site_url}/daily/sitemap-5.xml" in sitemap_locations(paged, "sitemap.xml")
+    assert f"{paged.settings.site_url}/daily/day-16/" not in sitemap_locations(paged, "daily/sitemap.xml")
+    assert [call for call in s3_calls if call[1].startswith("catalog/daily/")] == []
+    check(paged, nearby, tmp_path / "indexed")
+
+
+def test_an_edit_that_follows_a_freeze_reads_the_page_whose_episodes_the_first_sitemap_part_lists(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 41 episodes ten days apart, the 41st of which froze a fourth page
+    publish(paged, range(1, 42))
+    s3_calls.clear()
+
+    # When the newest is edited, which leaves the count where it is
+    publish(paged, range(41, 42), title="Edited")
+
+    # Then the publish reads that page, since the show's first sitemap part lists its episodes
+    # still, and the site's sitemap index stays as it was
+    read = [key for operation, key in s3_calls if operation == "GetObject" and key.startswith("catalog/daily/")]
+    assert [key.split("/")[-1].split("-")[:2] for key in read] == [["page", "4"]]
+    assert site_index_calls(s3_calls) == []
+    assert f"{paged.settings.site_url}/daily/day-16/" in sitemap_locations(paged, "daily/sitemap.xml")
+    check(paged, nearby, tmp_path)
 
 
 def test_an_episode_of_the_year_the_frozen_pages_end_in_reads_no_page_nor_listing(paged, nearby, s3_calls, tmp_path):
@@ -304,7 +343,8 @@ def test_catalogs_an_earlier_podpages_stored_in_one_object_are_cut_by_the_deploy
 
 
 def as_podpages_4_froze_pages(patch: pytest.MonkeyPatch) -> None:
-    """Pages freeze as they did in index version 4: in the very publish that fills an archive page."""
+    """Pages freeze as they did in index version 4: in the very publish that fills an archive page;
+    and as then, the site's sitemap index lists each frozen page's part from that publish on."""
 
     def frozen_pages(count: int, feed_max_items: int) -> int:
         size = archive_size(feed_max_items)
@@ -312,6 +352,8 @@ def as_podpages_4_froze_pages(patch: pytest.MonkeyPatch) -> None:
 
     for module in (layout, window, staleness, sitemap_parts, nearby_index, sitemaps):
         patch.setattr(module, "frozen_pages", frozen_pages)
+    for module in (window, sitemap_parts):
+        patch.setattr(module, "indexed_pages", frozen_pages)
 
 
 def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back_by_the_deploy_rebuild(
@@ -337,6 +379,31 @@ def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back
     assert paged.catalogs()["daily"] == whole
     assert "daily/sitemap-5.xml" not in paged.keys(paged.site, "daily/")
     check(paged, nearby, tmp_path)
+
+
+def test_a_page_an_earlier_podpages_indexed_in_the_publish_that_froze_it_is_listed_as_now_after_the_deploy(
+    paged, nearby, rebuild_function, response_url, tmp_path
+):
+    # Given 41 episodes published by a podpages that listed a page's sitemap part in the site's
+    # sitemap index from the publish that froze it, the 41st having frozen a fourth page
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (window, sitemap_parts):
+            patch.setattr(module, "indexed_pages", sitemap_parts.frozen_pages)
+        publish(paged, range(1, 42))
+    assert f"{paged.settings.site_url}/daily/sitemap-5.xml" in sitemap_locations(paged, "sitemap.xml")
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(paged).failed == []
+
+    # Then the show's first part lists the page's episodes, the index lists the part from the next
+    # publish, and the site is what a from-scratch render builds
+    assert f"{paged.settings.site_url}/daily/sitemap-5.xml" not in sitemap_locations(paged, "sitemap.xml")
+    assert f"{paged.settings.site_url}/daily/day-16/" in sitemap_locations(paged, "daily/sitemap.xml")
+    check(paged, nearby, tmp_path / "rebuilt")
+    publish(paged, range(42, 43))
+    assert f"{paged.settings.site_url}/daily/sitemap-5.xml" in sitemap_locations(paged, "sitemap.xml")
+    check(paged, nearby, tmp_path / "published")
 
 
 def test_a_show_whose_catalog_is_deleted_is_published_again_by_copying_each_upload_onto_itself(paged, nearby, tmp_path):

@@ -6,6 +6,7 @@ from lxml import etree
 
 from podpages.catalog import sitemap_parts as parts
 from podpages.catalog.changes import EpisodeRemoved
+from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import everything
@@ -190,6 +191,45 @@ def test_a_publish_writes_the_head_s_part_and_only_the_frozen_parts_that_change(
     assert {key.removeprefix("daily/") for key in written} == rewritten
     assert {key for key in new if old.get(key) != new[key]} <= written.keys()
     assert all(new[key] == body for key, body in written.items())
+
+
+@pytest.mark.parametrize("feed_max_items", [3, 5, 20, 30, 99, 150, 999, 1000, 1050])
+def test_a_page_s_part_joins_the_index_a_publish_after_the_page_froze_and_never_with_a_page_filling(
+    feed_max_items,
+):
+    size = archive_size(feed_max_items)
+    for count in range(1, 3 * max(feed_max_items, 20) + 4 * size):
+        frozen, indexed = frozen_pages(count, feed_max_items), parts.indexed_pages(count, feed_max_items)
+        # The index lists only frozen pages' parts, and each within two publishes of its freezing
+        assert frozen_pages(count - 2, feed_max_items) <= indexed <= frozen, count
+        # And no new newest episode both freezes a page and has the site's sitemap index rewritten,
+        # nor fills an archive page and has it rewritten
+        listed = indexed - parts.indexed_pages(count - 1, feed_max_items)
+        assert listed in (0, 1), count
+        if listed:
+            assert frozen == frozen_pages(count - 1, feed_max_items), count
+            assert count % size, count
+
+
+def test_the_first_part_lists_the_episodes_of_a_page_frozen_by_the_last_publish_until_the_index_lists_it():
+    # Given 41 episodes in archive pages of 5: the 41st froze a fourth page, of e16 to e20
+    catalog = daily_catalog(41)
+    page = [f"{SETTINGS.site_url}/daily/e{number:02d}/" for number in range(16, 21)]
+
+    # When the show is rendered from scratch
+    plans = render_site({"daily": catalog}, {}, FROZEN)
+    published = {item.key: item.body for _label, plan in plans for item in plan.puts}
+
+    # Then the page has its part, which the site's index does not list yet, and the first part lists
+    # its episodes; with one more episode the index lists the part, and the first part no longer does
+    assert [loc for loc, _ in urls(published["daily/sitemap-5.xml"])] == page[::-1]
+    assert f"{SETTINGS.site_url}/daily/sitemap-5.xml" not in indexed(published)
+    assert set(page) <= {loc for loc, _ in urls(published["daily/sitemap.xml"])}
+    assert sitemap_parts(catalog, FROZEN.feed_max_items) == 4
+
+    later = daily_catalog(42)
+    assert sitemap_parts(later, FROZEN.feed_max_items) == 5
+    assert not set(page) & {loc for loc, _ in urls(parts_of(later)["daily/sitemap.xml"])}
 
 
 def test_an_index_written_under_another_site_url_still_gives_each_show_its_parts():

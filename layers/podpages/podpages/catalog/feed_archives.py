@@ -13,6 +13,8 @@ pages, so that a publish rewrites the part of them that the newest episodes fill
 page's part only when that page changes.
 """
 
+from collections.abc import Sequence
+
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
 
 ARCHIVE_ITEMS = 100  # episodes to a page, unless the feed is smaller still
@@ -37,6 +39,12 @@ def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[C
     if start < 0:
         raise NotLoaded(f"archive page {page} of {catalog.show!r} is a frozen page not read")
     return catalog.episodes[start : start + size]
+
+
+def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
+    """The episodes newer than the show's frozen pages, oldest first."""
+    start = frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
+    return catalog.episodes[start:]
 
 
 def frozen_pages(count: int, feed_max_items: int) -> int:

@@ -16,9 +16,8 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from podpages.catalog.feed_archives import archive_entries, archive_size, frozen_pages
+from podpages.catalog.feed_archives import archive_entries, archive_size, frozen_pages, head
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.sitemap_parts import head
 from podpages.catalog.stored import NEARBY_INDEX_VERSION, StoredNearbyEpisode, slug_hash
 from podpages.durations import json_seconds
 from podpages.moments import rfc3339

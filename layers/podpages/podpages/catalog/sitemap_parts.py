@@ -1,21 +1,38 @@
 """How a show's sitemap is cut into files: the sitemaps.org protocol caps one file's URLs.
 
-The show page, its year archives and the episodes newer than its frozen pages (`feed_archives`) come
-first, in runs of at most MAX_SITEMAP_URLS. Then each frozen page has a part of its own, after them,
-so that a publish rewrites the first parts and a frozen page's part only when that page changes.
+The show page, its year archives and the episodes newer than its indexed pages come first, in runs
+of at most MAX_SITEMAP_URLS. Then each frozen page (`feed_archives`) has a part of its own, after
+them, so that a publish rewrites the first parts and a frozen page's part only when that page
+changes.
+
+A page's part is written by the publish that freezes it, which holds its episodes, and the site's
+sitemap index lists it from the next publish on: the page is *indexed*. Until then the head's parts
+list its episodes still. So no publish both freezes a page and rewrites the site's sitemap index,
+which every show shares and a publish must read before it writes. That publish is put off once more
+when it would fill an archive page, which rewrites two archive documents already.
 """
 
 from collections.abc import Sequence
 
 from podpages.catalog.feed_archives import archive_size, frozen_pages
-from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
 
 MAX_SITEMAP_URLS = 50_000  # the most URLs the sitemaps.org protocol allows in one file
 
 
-def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
-    """The episodes newer than the show's frozen pages, oldest first."""
-    start = frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
+def indexed_pages(count: int, feed_max_items: int) -> int:
+    """How many frozen pages of a show of `count` episodes the site's sitemap index lists: those the
+    publishes before the one that made the count froze, or before the one before it when this one
+    fills an archive page."""
+    filled = count > 0 and count % archive_size(feed_max_items) == 0
+    return frozen_pages(count - 1 - filled, feed_max_items)
+
+
+def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
+    """The episodes the head's parts list, oldest first: those newer than the indexed pages."""
+    start = indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
+    if start < 0:
+        raise NotLoaded(f"a frozen page of {catalog.show!r} that the sitemap index does not list yet was not read")
     return catalog.episodes[start:]
 
 
@@ -23,13 +40,25 @@ def head_parts(catalog: Catalog, feed_max_items: int) -> int:
     """How many parts the show page, its year archives and its head take: none once it is unpublished."""
     if catalog.is_empty:
         return 0
+    if catalog.offset > indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items):
+        # A window of the catalog (`catalog.window`) without a page frozen since the site's sitemap
+        # index last changed: the show as its last publish left it. Its feed is windowed only up to
+        # WINDOWED_FEED_MAX items, so its head and that page take far fewer URLs than one part holds.
+        return 1
     # The show page, its archives, its episodes, and the transcript pages of those with a companion.
-    episodes = head(catalog, feed_max_items)
+    episodes = head_episodes(catalog, feed_max_items)
     transcript_pages = sum(catalog.companion(entry.slug) is not None for entry in episodes)
     urls = 1 + len(catalog.years()) + len(episodes) + transcript_pages
     return -(-urls // MAX_SITEMAP_URLS)
 
 
 def sitemap_parts(catalog: Catalog, feed_max_items: int) -> int:
-    """How many sitemap files the show needs: none once it is unpublished, else at least one."""
+    """How many sitemap parts the site's sitemap index lists for the show: none once it is
+    unpublished, else at least one."""
+    return head_parts(catalog, feed_max_items) + indexed_pages(catalog.count, feed_max_items)
+
+
+def sitemap_files(catalog: Catalog, feed_max_items: int) -> int:
+    """How many sitemap parts the show has on the site: those the index lists, and the part of each
+    page frozen since, which it lists from the next publish."""
     return head_parts(catalog, feed_max_items) + frozen_pages(catalog.count, feed_max_items)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from podpages.catalog.feed_archives import archive_entries, archive_pages, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.sitemap_parts import head_parts, sitemap_parts
+from podpages.catalog.sitemap_parts import head_parts, sitemap_files
 from podpages.contract.source_keys import Kind, SourceKey
 
 
@@ -75,7 +75,7 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
         chapters={entry.slug for entry in catalog.episodes if entry.chapters_json},
         listings=not catalog.is_empty,
-        sitemap_parts=sitemap_parts(catalog, feed_max_items),
+        sitemap_parts=sitemap_files(catalog, feed_max_items),
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
         archive_pages=archive_pages(catalog, feed_max_items),
         frozen=_all_frozen(catalog, feed_max_items),
@@ -98,7 +98,7 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
     return Refresh(
         years=set(catalog.years()),
         listings=True,
-        sitemap_parts=max(1, sitemap_parts(catalog, feed_max_items)),
+        sitemap_parts=max(1, sitemap_files(catalog, feed_max_items)),
         archives=set(range(1, pages + 1)),
         archive_pages=pages,
         frozen=_all_frozen(catalog, feed_max_items),
@@ -107,7 +107,7 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
 
 def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
-    parts = max(sitemap_parts(old, feed_max_items), sitemap_parts(new, feed_max_items))
+    parts = max(sitemap_files(old, feed_max_items), sitemap_files(new, feed_max_items))
     pages = max(archive_pages(old, feed_max_items), archive_pages(new, feed_max_items))
     changed = {
         slug

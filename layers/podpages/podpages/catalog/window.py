@@ -8,7 +8,9 @@ that depends on them:
 - the page that may hold each changed episode (by its slug's hash) or its GUID, and the page a
   back-dated episode falls into;
 - the episodes within twice `NEARBY_COUNT` before each change, whose nearby lists it can alter;
-- as many pages as removals can take back into the head.
+- as many pages as removals can take back into the head;
+- the pages frozen since the site's sitemap index last changed, whose episodes the head's sitemap
+  parts list until that index lists them (`sitemap_parts`).
 
 Each year a change touches has its archive page rendered again: the listing of that year is read
 when its episodes reach into the pages before the first read. So is the listing of the year those
@@ -30,6 +32,7 @@ from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
+from podpages.catalog.sitemap_parts import indexed_pages
 from podpages.catalog.stored import holds_hash, slug_hash
 from podpages.settings import Settings
 
@@ -69,11 +72,13 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
     starts = [frozen + 1]
     years: set[int] = set()
     removals = puts = 0
+    new: set[str] = set()  # the slugs of episodes surely not in the catalog
     for change in changes:
         if isinstance(change, ShowPut | ShowRemoved):
             return WHOLE
         slug = change.source.episode_slug
-        for number in _holding((page.slugs for page in index.pages), slug_hash(slug)):
+        holding = _holding((page.slugs for page in index.pages), slug_hash(slug))
+        for number in holding:
             starts.append(before((number - 1) * size))
             years |= index.pages[number - 1].years.keys()
         if (position := head.get(slug)) is not None:
@@ -82,6 +87,8 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
         removals += isinstance(change, EpisodeRemoved)
         puts += isinstance(change, EpisodePut)
         if isinstance(change, EpisodePut):
+            if position is None and not holding:
+                new.add(slug)
             published = change.episode.published.astimezone(UTC)
             order = (published, slug)
             years.add(published.year)
@@ -97,6 +104,8 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
                 starts.append(before(offset + bisect_left(head_orders, order)))
     if removals:
         starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
+    # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
+    starts.append(indexed_pages(index.count - removals + len(new), feed_max_items) + 1)
     first = max(1, min(starts))
     unread = index.pages[: first - 1]
     if not unread:

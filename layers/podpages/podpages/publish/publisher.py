@@ -19,7 +19,7 @@ from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary
-from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, pages_again
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -291,13 +291,16 @@ class Publisher:
         The index changes only over the version read, so two shows changing at once cannot drop
         each other from it.
         """
-        self.write_site_files(catalog.show, sitemap_parts(catalog, self.settings.feed_max_items))
+        feed_max_items = self.settings.feed_max_items
+        self.write_site_files(
+            catalog.show, sitemap_parts(catalog, feed_max_items), sitemap_files(catalog, feed_max_items)
+        )
 
-    def write_site_files(self, show: str | None = None, parts: int = 0) -> None:
+    def write_site_files(self, show: str | None = None, parts: int = 0, files: int = 0) -> None:
         """Write the site's own files (the sitemap index, robots.txt, the default cover) over the
         version of the index read, with `show` indexed with `parts` sitemap parts; with a show,
-        only when its count in the index differs, and then the show's parts it listed past `parts`
-        go after it."""
+        only when its count in the index differs, and then the show's parts it listed past its
+        `files` go after it."""
         key = site_paths.object_key(site_paths.SITEMAP_INDEX)
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             current = self.site.read(key)
@@ -322,7 +325,7 @@ class Publisher:
                 # since shrunk, or by an earlier podpages that froze its pages sooner.
                 gone = [
                     site_paths.object_key(site_paths.show_sitemap(show, part))
-                    for part in range(parts + 1, indexed.get(show, 0) + 1)
+                    for part in range(max(parts, files) + 1, indexed.get(show, 0) + 1)
                 ]
                 plan = Plan(puts=[item for item in plan.puts if item.key == key], deletes=[*plan.deletes, *gone])
             try:

@@ -6,7 +6,7 @@ from types import MappingProxyType
 from podpages import site_paths
 from podpages.catalog.feed_archives import archive_pages
 from podpages.catalog.model import Catalog
-from podpages.catalog.sitemap_parts import sitemap_parts
+from podpages.catalog.sitemap_parts import sitemap_files
 from podpages.catalog.staleness import Refresh, TranscriptUpdate
 from podpages.contract.companion_transcripts import Cue
 from podpages.render import pages, site_objects, sitemaps
@@ -99,7 +99,7 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
         # Parts past the catalog's own are left from when the show was larger.
         plan.deletes += [
             site_paths.object_key(site_paths.show_sitemap(show, part))
-            for part in range(sitemap_parts(catalog, settings.feed_max_items) + 1, refresh.sitemap_parts + 1)
+            for part in range(sitemap_files(catalog, settings.feed_max_items) + 1, refresh.sitemap_parts + 1)
         ]
     return plan
 

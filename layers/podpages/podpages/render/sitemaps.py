@@ -58,7 +58,7 @@ def _head_urls(catalog: Catalog, feed_max_items: int) -> list[tuple[str, datetim
         *((site_paths.archive(show, year), catalog.latest_in_year(year)) for year in catalog.years()),
         *(
             (path, entry.published)
-            for entry in reversed(parts.head(catalog, feed_max_items))
+            for entry in reversed(parts.head_episodes(catalog, feed_max_items))
             for path in _pages(catalog, entry)
         ),
     ]
