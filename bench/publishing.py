@@ -22,6 +22,7 @@ from podpages.catalog.changes import transcripts_in
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import split
+from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import indexed_pages, sitemap_parts
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
@@ -41,6 +42,7 @@ PUBLISHES = 3  # new newest episodes published one after another into each show,
 HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
 FILLS_AN_ARCHIVE_PAGE = 1_199  # episodes: the next makes 1,200, and fills the twelfth archive page of 100
 FREEZES_A_PAGE = 1_200  # episodes: the next makes 1,201, and the second page of 100 freezes
+EDITED_SHOW = 10_000  # episodes of the show whose episodes are edited
 INDEXES_A_PAGE = 1_201  # episodes: the next makes 1,202, and the site's sitemap index lists that page's part
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 
@@ -102,17 +104,7 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
     settings = Settings(site_url=SITE_URL)
     if ordinary and occasional(episodes + 1, settings.feed_max_items):
         return single_publish(stack, episodes + 1, hours_apart) | {"episodes": episodes}
-    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, hours_apart=hours_apart)
-    catalog = read_source_folder(folder, settings).catalogs["bench"]
-    stack.reset()
-    # The show as its last publish left it: its catalog cut into an index and frozen pages, and its
-    # nearby index into parts.
-    publisher = Publisher(stack.source, stack.site, settings)
-    publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
-    publisher.write_nearby_index(catalog)
-    plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
-    stack.site.apply(plan.puts, [])
-    stack.discard_pending()
+    folder, catalog = as_last_published(stack, episodes, hours_apart, settings)
 
     new = write_episode(folder, episodes, hours_apart)
     started = time.perf_counter()
@@ -145,6 +137,42 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
         "function_cpu_runs_ms": [round(seconds * 1000, 1) for seconds in cpu],
         "domain_ms": round(domain * 1000, 1),
         "end_to_end_ms": round(statistics.median(run["end_to_end"] for run in runs) * 1000, 1),
+    }
+
+
+def as_last_published(stack: Stack, episodes: int, hours_apart: int, settings: Settings) -> tuple[Path, Catalog]:
+    """A show of `episodes` as its last publish left it: its catalog cut into an index and frozen
+    pages, and its nearby index into parts; its source folder, and its whole catalog."""
+    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, hours_apart=hours_apart)
+    catalog = read_source_folder(folder, settings).catalogs["bench"]
+    stack.reset()
+    publisher = Publisher(stack.source, stack.site, settings)
+    publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
+    publisher.write_nearby_index(catalog)
+    plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
+    stack.site.apply(plan.puts, [])
+    stack.discard_pending()
+    return folder, catalog
+
+
+def edit(stack: Stack, episodes: int, number: int) -> dict:
+    """Episode `number` of a show of `episodes`, retitled at the time it had: the S3 requests and
+    bytes of its publish, and the function's CPU time."""
+    folder, catalog = as_last_published(stack, episodes, HOURS_APART, Settings(site_url=SITE_URL))
+    del catalog
+    gc.collect()
+    edited = folder / "episodes" / "bench" / f"episode-{number:05d}.json"
+    document = json.loads(edited.read_text())
+    edited.write_text(json.dumps(document | {"title": f"{document['title']} (retitled)"}))
+    run = _publish(stack, edited)
+    return {
+        "episodes": episodes,
+        "edited": number,
+        "s3_requests": len(run["calls"]),
+        "s3_requests_by_operation": dict(Counter(operation for operation, _key in run["calls"])),
+        "bytes_read": run["bytes_read"],
+        "bytes_written": run["bytes_written"],
+        "function_cpu_ms": round(run["cpu"] * 1000, 1),
     }
 
 
@@ -318,6 +346,9 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # And the one after that has the site's sitemap index list the page's sitemap part.
         print(f"single publish into {INDEXES_A_PAGE} episodes, which lists a page's sitemap part …", file=sys.stderr)
         indexing = single_publish(stack, INDEXES_A_PAGE, ordinary=False)
+        # An edit of an episode the feed holds, and one of the oldest, in a frozen page.
+        print(f"edits in a show of {EDITED_SHOW:,} episodes …", file=sys.stderr)
+        edits = [edit(stack, EDITED_SHOW, number) for number in (EDITED_SHOW - 500, 0)]
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)
@@ -327,6 +358,7 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         "archive_filling_publish": filling,
         "freezing_publish": freezing,
         "sitemap_indexing_publish": indexing,
+        "edits": edits,
         "backfill": filled,
         "memory": peak_memory(min(max(sizes), 10_000)),
     }

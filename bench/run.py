@@ -106,6 +106,18 @@ def rows(results: dict) -> list[Row]:
             )
             for what, publish in occasional.items()
         ),
+        *(
+            Row(
+                f"an edit of episode {item['edited'] + 1:,} of {item['episodes']:,} ({where}), retitled",
+                f"{item['s3_requests']} S3 requests, {item['bytes_read'] / 1e6:.2f} MB read, "
+                f"{item['bytes_written'] / 1e6:.2f} MB written, {item['function_cpu_ms']:.0f} ms CPU",
+                "at most 20 requests",
+                item["s3_requests"] <= 20,
+            )
+            for item, where in zip(
+                results["publishing"]["edits"], ("one the feed holds", "the oldest, in a frozen page"), strict=True
+            )
+        ),
         Row(
             f"single publish at {largest['episodes']:,} (domain / end to end)",
             f"{largest['domain_ms']} ms / {largest['end_to_end_ms']} ms",

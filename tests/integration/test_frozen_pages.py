@@ -251,6 +251,24 @@ def test_no_publish_both_fills_an_archive_page_and_freezes_one_nor_freezes_one_a
     check(paged, nearby, tmp_path / "indexed")
 
 
+def test_an_edit_of_an_episode_the_show_page_does_not_list_writes_neither_it_nor_the_first_sitemap_part(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 38 episodes ten days apart: the head holds the 16th to the 38th, the show page the newest 20
+    publish(paged, range(1, 39))
+    s3_calls.clear()
+
+    # When the 17th is retitled, at the time it had
+    publish(paged, range(17, 18), title="Retitled")
+
+    # Then its page, its neighbours' and its year's are written, but neither the show page nor the
+    # show's first sitemap part, whose bytes stay as they were
+    written = [key for operation, key in s3_calls if operation == "PutObject"]
+    assert {"daily/day-16/index.html", "daily/day-17/index.html", "daily/2026/index.html"} <= set(written)
+    assert "daily/index.html" not in written and "daily/sitemap.xml" not in written
+    check(paged, nearby, tmp_path)
+
+
 def test_an_edit_that_follows_a_freeze_reads_the_page_whose_episodes_the_first_sitemap_part_lists(
     paged, nearby, s3_calls, tmp_path
 ):

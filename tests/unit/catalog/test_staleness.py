@@ -1,10 +1,13 @@
 """What a change makes stale: a publish re-renders only the pages whose content changed."""
 
-from podpages.catalog.changes import EpisodeRemoved
+import pytest
+
+from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
 from podpages.catalog.fold import fold
 from podpages.catalog.staleness import TranscriptUpdate, stale
+from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
-from podpages.render import pages
+from podpages.render import pages, sitemaps
 from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
 
 
@@ -106,3 +109,35 @@ def test_a_fold_sets_aside_a_change_the_catalog_refuses_and_applies_the_rest():
     assert [change for change, _ in update.rejected] == [bad]
     assert update.applied == [good]
     assert update.after.entry("e03") and update.after.entry("e01") == before.entry("e01")
+
+
+def show_page_and_first_part(catalog):
+    return pages.show_page(catalog, SETTINGS).body, sitemaps.show_sitemap(catalog, SETTINGS).body
+
+
+@pytest.mark.parametrize(
+    ("change", "show_page", "first_part"),
+    [
+        # An episode its page does not list, retitled: neither changes
+        (put_episode("daily", "e05", episode_document("Retitled", "2025-12-25T09:00:00Z")), False, False),
+        # One its page lists, retitled: the page changes, the sitemap does not
+        (put_episode("daily", "e29", episode_document("Retitled", "2026-01-18T09:00:00Z")), True, False),
+        # One its page does not list, published an hour later: the sitemap's lastmod changes
+        (put_episode("daily", "e05", episode_document("Episode 5", "2025-12-25T10:00:00Z")), False, True),
+        # A companion transcript adds a transcript page to the sitemap
+        (TranscriptPut(parse_source_key("episodes/daily/e05.vtt"), (Cue(0, 1000, "Hello.", "Ada"),)), False, True),
+        # A new newest episode changes both
+        (put_episode("daily", "e31", episode_document("Episode 31", "2026-02-01T09:00:00Z")), True, True),
+    ],
+)
+def test_an_edit_refreshes_the_show_page_and_the_first_sitemap_part_only_when_their_bytes_change(
+    change, show_page, first_part
+):
+    before = daily_catalog(30)
+    after = fold(before, [change], SETTINGS).after
+
+    refresh = stale(before, after, SETTINGS.nearby_count, SETTINGS.feed_max_items)
+
+    assert refresh.listings
+    old, new = show_page_and_first_part(before), show_page_and_first_part(after)
+    assert (refresh.show_page, refresh.head_sitemap) == (old[0] != new[0], old[1] != new[1]) == (show_page, first_part)

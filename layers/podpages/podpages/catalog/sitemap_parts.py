@@ -13,6 +13,8 @@ when it would fill an archive page, which rewrites two archive documents already
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
@@ -34,6 +36,28 @@ def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntr
     if start < 0:
         raise NotLoaded(f"a frozen page of {catalog.show!r} that the sitemap index does not list yet was not read")
     return catalog.episodes[start:]
+
+
+@dataclass(frozen=True)
+class HeadSitemap:
+    """What the head's parts list: the show page, its year archives and the head's episodes, each
+    with the moment it last changed, and whether each episode has a companion's transcript page."""
+
+    show_page: datetime | None
+    years: tuple[tuple[int, datetime], ...]  # newest first
+    episodes: tuple[tuple[str, datetime, bool], ...]  # slug, published, transcript page; newest first
+
+
+def head_sitemap(catalog: Catalog, feed_max_items: int) -> HeadSitemap:
+    newest = catalog.newest(1)
+    return HeadSitemap(
+        show_page=newest[0].published if newest else None,
+        years=tuple((year, catalog.latest_in_year(year)) for year in catalog.years()),
+        episodes=tuple(
+            (entry.slug, entry.published, catalog.companion(entry.slug) is not None)
+            for entry in reversed(head_episodes(catalog, feed_max_items))
+        ),
+    )
 
 
 def head_parts(catalog: Catalog, feed_max_items: int) -> int:

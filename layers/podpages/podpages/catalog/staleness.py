@@ -7,9 +7,9 @@ show's feed, page and sitemap parts. That keeps its cost flat however large the 
 
 from dataclasses import dataclass, field
 
-from podpages.catalog.feed_archives import archive_entries, archive_pages, frozen_pages
-from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.sitemap_parts import head_parts, sitemap_files
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_entries, archive_pages, frozen_pages
+from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
+from podpages.catalog.sitemap_parts import head_parts, head_sitemap, sitemap_files
 from podpages.contract.source_keys import Kind, SourceKey
 
 
@@ -29,6 +29,10 @@ class Refresh:
     transcripts: dict[str, TranscriptUpdate] = field(default_factory=dict)  # transcript files to write or delete
     chapters: set[str] = field(default_factory=set)  # chapters files to write, or to delete where they are gone
     listings: bool = False  # the show's feed, page and sitemap
+    # With listings: whether the show's page and its head's sitemap parts differ. An edit of an
+    # episode that its page does not list, which leaves its publish time as it was, changes neither.
+    show_page: bool = False
+    head_sitemap: bool = False
     # With listings: the most sitemap parts the site may hold for the show, so that those past
     # the catalog's own, left by a show that has shrunk, are deleted.
     sitemap_parts: int = 0
@@ -42,6 +46,8 @@ class Refresh:
         self.transcripts |= other.transcripts
         self.chapters |= other.chapters
         self.listings |= other.listings
+        self.show_page |= other.show_page
+        self.head_sitemap |= other.head_sitemap
         self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
         self.archives |= other.archives
         self.archive_pages = max(self.archive_pages, other.archive_pages)
@@ -75,6 +81,8 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
         chapters={entry.slug for entry in catalog.episodes if entry.chapters_json},
         listings=not catalog.is_empty,
+        show_page=not catalog.is_empty,
+        head_sitemap=not catalog.is_empty,
         sitemap_parts=sitemap_files(catalog, feed_max_items),
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
         archive_pages=archive_pages(catalog, feed_max_items),
@@ -98,6 +106,8 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
     return Refresh(
         years=set(catalog.years()),
         listings=True,
+        show_page=True,
+        head_sitemap=True,
         sitemap_parts=max(1, sitemap_files(catalog, feed_max_items)),
         archives=set(range(1, pages + 1)),
         archive_pages=pages,
@@ -121,6 +131,8 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
             years={*old.years(), *new.years()},
             chapters=chapters,
             listings=True,
+            show_page=True,
+            head_sitemap=True,
             sitemap_parts=parts,
             archives=set(range(1, archive_pages(new, feed_max_items) + 1)),
             archive_pages=pages,
@@ -141,6 +153,8 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
         years=years,
         chapters=chapters,
         listings=bool(changed),
+        show_page=bool(changed) and _show_page_differs(old, new),
+        head_sitemap=bool(changed) and _head_sitemap_differs(old, new, feed_max_items),
         sitemap_parts=parts,
         archives=archives,
         archive_pages=pages,
@@ -177,6 +191,27 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
             )
         )
     }
+
+
+def _show_page_differs(old: Catalog, new: Catalog) -> bool:
+    """Whether the show's page differs, its document aside: the episodes it lists, newest first, or
+    its years and their counts."""
+    if old.is_empty or new.is_empty:
+        return True
+    before, after = old.newest(SHOW_PAGE_EPISODES), new.newest(SHOW_PAGE_EPISODES)
+    if len(before) != len(after) or any(_differs(a, b) for a, b in zip(before, after, strict=True)):
+        return True
+    return [(year, old.year_count(year)) for year in old.years()] != [
+        (year, new.year_count(year)) for year in new.years()
+    ]
+
+
+def _head_sitemap_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
+    """Whether the head's sitemap parts differ: what they list, or when it last changed."""
+    try:
+        return head_sitemap(old, feed_max_items) != head_sitemap(new, feed_max_items)
+    except NotLoaded:  # the page that froze before this publish, whose episodes leave the head's parts
+        return True
 
 
 def _all_frozen(catalog: Catalog, feed_max_items: int) -> set[int]:

@@ -94,8 +94,9 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
         if catalog.is_empty:
             plan.deletes.append(site_paths.object_key(site_paths.show_home(show)))
         else:
-            plan.puts.append(pages.show_page(catalog, settings))
-            plan.puts += sitemaps.show_sitemaps(catalog, settings, refresh.frozen)
+            if refresh.show_page:
+                plan.puts.append(pages.show_page(catalog, settings))
+            plan.puts += sitemaps.show_sitemaps(catalog, settings, refresh.frozen, refresh.head_sitemap)
         # Parts past the catalog's own are left from when the show was larger.
         plan.deletes += [
             site_paths.object_key(site_paths.show_sitemap(show, part))

@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 from podpages import site_paths
 from podpages.catalog import sitemap_parts as parts
 from podpages.catalog.feed_archives import archive_entries, frozen_pages
-from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.model import Catalog
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
@@ -22,15 +22,16 @@ from podpages.templating import render
 SITEMAPS_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
-def show_sitemaps(catalog: Catalog, settings: Settings, frozen: Iterable[int] | None = None) -> list[SiteObject]:
-    """The show's sitemap parts, first to last: those of its head, and those of its `frozen` pages
+def show_sitemaps(
+    catalog: Catalog, settings: Settings, frozen: Iterable[int] | None = None, head: bool = True
+) -> list[SiteObject]:
+    """The show's sitemap parts, first to last: those of its `head`, and those of its `frozen` pages
     (`catalog.feed_archives`), or of every one."""
-    head = parts.head_parts(catalog, settings.feed_max_items)
+    head_parts = parts.head_parts(catalog, settings.feed_max_items)
     if frozen is None:
         frozen = range(1, frozen_pages(catalog.count, settings.feed_max_items) + 1)
-    return [
-        show_sitemap(catalog, settings, part) for part in [*range(1, head + 1), *(head + n for n in sorted(frozen))]
-    ]
+    numbers = [*range(1, head_parts + 1)] if head else []
+    return [show_sitemap(catalog, settings, part) for part in [*numbers, *(head_parts + n for n in sorted(frozen))]]
 
 
 def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObject:
@@ -40,7 +41,11 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
     urls: list[tuple[str, datetime | None]]
     if part > head:
         episodes = reversed(archive_entries(catalog, part - head, settings.feed_max_items))
-        urls = [(path, entry.published) for entry in episodes for path in _pages(catalog, entry)]
+        urls = [
+            (path, entry.published)
+            for entry in episodes
+            for path in _pages(catalog.show, entry.slug, catalog.companion(entry.slug) is not None)
+        ]
     else:
         start = (part - 1) * parts.MAX_SITEMAP_URLS
         urls = _head_urls(catalog, settings.feed_max_items)[start : start + parts.MAX_SITEMAP_URLS]
@@ -51,25 +56,22 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
 def _head_urls(catalog: Catalog, feed_max_items: int) -> list[tuple[str, datetime | None]]:
     """The show page, its year archives and its head's episodes, each followed by its transcript page
     if it has one, each with the moment it last changed."""
-    show = catalog.show
-    newest = catalog.newest(1)
+    show, head = catalog.show, parts.head_sitemap(catalog, feed_max_items)
     return [
-        (site_paths.show_home(show), newest[0].published if newest else None),
-        *((site_paths.archive(show, year), catalog.latest_in_year(year)) for year in catalog.years()),
+        (site_paths.show_home(show), head.show_page),
+        *((site_paths.archive(show, year), latest) for year, latest in head.years),
         *(
-            (path, entry.published)
-            for entry in reversed(parts.head_episodes(catalog, feed_max_items))
-            for path in _pages(catalog, entry)
+            (path, published)
+            for slug, published, transcript_page in head.episodes
+            for path in _pages(show, slug, transcript_page)
         ),
     ]
 
 
-def _pages(catalog: Catalog, entry: CatalogEntry) -> list[str]:
-    """An episode's page, and the page of its companion transcript."""
-    page = site_paths.episode(catalog.show, entry.slug)
-    if catalog.companion(entry.slug):
-        return [page, site_paths.transcript_page(catalog.show, entry.slug)]
-    return [page]
+def _pages(show: str, slug: str, transcript_page: bool) -> list[str]:
+    """An episode's page, and the page of its companion transcript if it has one."""
+    page = site_paths.episode(show, slug)
+    return [page, site_paths.transcript_page(show, slug)] if transcript_page else [page]
 
 
 def sitemap_index(sitemaps: Iterable[str], settings: Settings) -> SiteObject:
