@@ -16,6 +16,7 @@ from podpages.catalog import layout, nearby_index, sitemap_parts, staleness, win
 from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size
 from podpages.catalog.layout import LAYOUT_VERSION
 from podpages.catalog.stored import load_nearby_index
+from podpages.catalog.stored import slug_hash as stored_slug_hash
 from podpages.local import template
 from podpages.nearby.cache import REVALIDATE_AFTER
 from podpages.render import sitemaps
@@ -266,6 +267,68 @@ def test_an_edit_of_an_episode_the_show_page_does_not_list_writes_neither_it_nor
     written = [key for operation, key in s3_calls if operation == "PutObject"]
     assert {"daily/day-16/index.html", "daily/day-17/index.html", "daily/2026/index.html"} <= set(written)
     assert "daily/index.html" not in written and "daily/sitemap.xml" not in written
+    check(paged, nearby, tmp_path)
+
+
+def catalog_reads(s3_calls) -> list[str]:
+    """The frozen pages and years' listings read, by kind and number: `page-2`, `year-2026`."""
+    names = [key.split("/")[-1] for operation, key in s3_calls if operation == "GetObject" and "catalog/daily/" in key]
+    return sorted("-".join(name.split("-")[:2]) for name in names)
+
+
+def test_an_edit_of_an_old_episode_reads_the_pages_beside_its_own_and_none_after_them(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 80 episodes ten days apart, eleven frozen pages of five
+    publish(paged, range(1, 81))
+    assert len(named_pages(paged)) == 11
+    s3_calls.clear()
+
+    # When the 2nd is retitled, at its own time
+    publish(paged, range(2, 3), title="Retitled")
+
+    # Then the publish reads its page and the four after it, which hold the episodes within twice
+    # NEARBY_COUNT (8) of it, and not the six after those, but the listing of 2026, the year those
+    # begin in, which it tells anew; it writes its page and its nearby part
+    assert catalog_reads(s3_calls) == [*(f"page-{number}" for number in range(1, 6)), "year-2026"]
+    written = [key.split("/")[-1].split("-")[:2] for operation, key in s3_calls if operation == "PutObject"]
+    assert sorted(name for name in written if name[0] in ("page", "nearby")) == [["nearby", "1"], ["page", "1"]]
+    check(paged, nearby, tmp_path / "retitled")
+    s3_calls.clear()
+
+    # When it is moved later, between the 6th and the 7th, and stays in the frozen pages
+    document = episode_document("Moved", (datetime(2025, 12, 31, 9, tzinfo=UTC) + timedelta(days=65)).isoformat())
+    paged.upload("episodes/daily/day-02.json", json.dumps(document))
+    paged.deliver()
+
+    # Then it reads the pages from its old one to those beside its new one, and the site follows
+    assert catalog_reads(s3_calls) == [*(f"page-{number}" for number in range(1, 7)), "year-2026"]
+    check(paged, nearby, tmp_path / "moved")
+
+
+def test_an_edit_whose_slug_a_frozen_page_seems_to_hold_is_read_on_to_the_last_page(
+    paged, nearby, s3_calls, monkeypatch, tmp_path
+):
+    # Given 80 episodes ten days apart, eleven frozen pages of five
+    publish(paged, range(1, 81))
+    s3_calls.clear()
+
+    # When a new episode is published into the second page, whose slugs' hashes seem to hold its slug
+    holding = window._holding
+
+    def seeming(hashes, wanted):
+        held = holding(hashes, wanted)
+        return [2] if wanted == stored_slug_hash("day-99") else held
+
+    monkeypatch.setattr(window, "_holding", seeming)
+    document = episode_document("Inserted", (datetime(2025, 12, 31, 9, tzinfo=UTC) + timedelta(days=75)).isoformat())
+    paged.upload("episodes/daily/day-99.json", json.dumps(document))
+    paged.deliver()
+
+    # Then the publish reads the pages beside the second, finds the episode new, and reads on to the
+    # last page, since every page after it moves; the site is what a from-scratch render builds
+    beside = [*(f"page-{number}" for number in range(1, 7)), "year-2026"]
+    assert catalog_reads(s3_calls) == sorted([*beside, *(f"page-{number}" for number in range(1, 12))])
     check(paged, nearby, tmp_path)
 
 

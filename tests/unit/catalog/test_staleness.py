@@ -1,5 +1,7 @@
 """What a change makes stale: a publish re-renders only the pages whose content changed."""
 
+import dataclasses
+
 import pytest
 
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
@@ -8,6 +10,7 @@ from podpages.catalog.staleness import TranscriptUpdate, stale
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
 from podpages.render import pages, sitemaps
+from podpages.render.feed import feed
 from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
 
 
@@ -141,3 +144,36 @@ def test_an_edit_refreshes_the_show_page_and_the_first_sitemap_part_only_when_th
     assert refresh.listings
     old, new = show_page_and_first_part(before), show_page_and_first_part(after)
     assert (refresh.show_page, refresh.head_sitemap) == (old[0] != new[0], old[1] != new[1]) == (show_page, first_part)
+
+
+SHORT_FEED = dataclasses.replace(SETTINGS, feed_max_items=5)
+
+
+def feed_bytes(catalog):
+    return b"".join(feed(catalog, SHORT_FEED).parts())
+
+
+@pytest.mark.parametrize(
+    ("change", "differs"),
+    [
+        # An episode past the feed's newest five, retitled: the feed stays as it was
+        (put_episode("daily", "e05", episode_document("Retitled", "2025-12-25T09:00:00Z")), False),
+        # One of the newest five, retitled
+        (put_episode("daily", "e28", episode_document("Retitled", "2026-01-17T09:00:00Z")), True),
+        # An old one made a trailer, which the feed's channel names
+        (
+            put_episode("daily", "e05", episode_document("Trailer", "2025-12-25T09:00:00Z", episode_type="trailer")),
+            True,
+        ),
+        # A new newest episode
+        (put_episode("daily", "e31", episode_document("Episode 31", "2026-02-01T09:00:00Z")), True),
+    ],
+)
+def test_an_edit_refreshes_the_feed_only_when_its_bytes_change(change, differs):
+    before = daily_catalog(30)
+    after = fold(before, [change], SHORT_FEED).after
+
+    refresh = stale(before, after, SHORT_FEED.nearby_count, SHORT_FEED.feed_max_items)
+
+    assert refresh.listings
+    assert refresh.feed == (feed_bytes(before) != feed_bytes(after)) == differs

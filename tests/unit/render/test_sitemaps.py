@@ -171,6 +171,11 @@ def test_each_frozen_page_has_a_part_of_its_own_after_the_head():
         (
             38,  # an edit of an episode in a frozen page, which leaves its publish time as it was
             put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")),
+            set(),
+        ),
+        (
+            38,  # one that publishes it an hour later, which its page's part shows
+            put_episode("daily", "e07", episode_document("Episode 7", "2025-12-27T10:00:00Z")),
             {"sitemap-3.xml"},
         ),
         (38, EpisodeRemoved(parse_source_key("episodes/daily/e37.json")), {"sitemap.xml"}),

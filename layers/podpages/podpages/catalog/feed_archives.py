@@ -15,7 +15,7 @@ page's part only when that page changes.
 
 from collections.abc import Sequence
 
-from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
+from podpages.catalog.model import Catalog, CatalogEntry
 
 ARCHIVE_ITEMS = 100  # episodes to a page, unless the feed is smaller still
 SHOW_PAGE_EPISODES = 20  # the newest episodes the show's page lists
@@ -35,15 +35,13 @@ def archive_pages(catalog: Catalog, feed_max_items: int) -> int:
 def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[CatalogEntry, ...]:
     """The episodes of archive page `page` (from 1), oldest first."""
     size = archive_size(feed_max_items)
-    start = (page - 1) * size - catalog.offset
-    if start < 0:
-        raise NotLoaded(f"archive page {page} of {catalog.show!r} is a frozen page not read")
+    start = catalog.held((page - 1) * size)
     return catalog.episodes[start : start + size]
 
 
 def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes newer than the show's frozen pages, oldest first."""
-    start = frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
+    start = catalog.held(frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items))
     return catalog.episodes[start:]
 
 

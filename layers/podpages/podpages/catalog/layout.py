@@ -29,6 +29,7 @@ again.
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -118,17 +119,18 @@ class Split:
 def split(catalog: Catalog, feed_max_items: int) -> Split:
     """The catalog as stored. Its frozen pages not held keep the summaries it has of them, and the
     years before the one they end in keep their listings."""
-    size, held = archive_size(feed_max_items), len(catalog.earlier)
+    size = archive_size(feed_max_items)
     frozen = frozen_pages(catalog.count, feed_max_items)
-    if frozen < held:
+    unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, size))}
+    if len(unheld) < len(catalog.earlier) + len(catalog.gap):
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
-    held_pages = {page: _page_entries(catalog, page, size) for page in range(held + 1, frozen + 1)}
+    held_pages = {page: _page_entries(catalog, page, size) for page in range(1, frozen + 1) if page not in unheld}
     page_of = {entry.slug: page for page, entries in held_pages.items() for entry in entries}
     companions: dict[int, list[Companion]] = {page: [] for page in held_pages}
     for companion in catalog.companions:
         if (page := page_of.get(companion.slug)) is not None:
             companions[page].append(companion)
-    summaries = list(catalog.earlier)
+    summaries = dict(unheld)
     pages: dict[int, tuple[str, bytes]] = {}
     nearby: dict[int, tuple[str, bytes]] = {}
     for page, entries in held_pages.items():
@@ -137,23 +139,26 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         pages[page] = (digest, body)
         part = nearby_part(catalog.show, page, entries)
         nearby[page] = (part_digest(part), part)
-        summaries.append(summary(catalog.show, digest, entries, nearby[page][0]))
+        summaries[page] = summary(catalog.show, digest, entries, nearby[page][0])
     told = _listings(catalog, frozen * size)
-    listed_year = last_year(summaries)  # the year of the last episode told: the index holds its listing
+    listed_year = last_year([summaries[page] for page in sorted(summaries)])  # the index holds its listing
     listed = tuple(told.pop(listed_year)) if listed_year is not None else ()
     years = {
         year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(rows))) for year, rows in told.items()
     }
-    trailers = [*_numbered(catalog.earlier, catalog.earlier_trailers)]
+    gap_pages = {page: known for page, known in unheld.items() if page > len(catalog.earlier)}
+    trailers = [*_numbered(dict(enumerate(catalog.earlier, 1)), catalog.earlier_trailers)]
+    trailers += _numbered(gap_pages, catalog.gap_trailers)
     trailers += [(page_of[entry.slug], entry) for entry in catalog.trailers() if entry.slug in page_of]
+    trailers.sort(key=lambda numbered: (numbered[0], numbered[1].order))
     index = StoredIndex(
         show=catalog.show,
         document=catalog.document,
         document_sequencer=catalog.document_sequencer,
         feed_max_items=feed_max_items,
-        pages=tuple(summaries),
+        pages=tuple(summaries[page] for page in sorted(summaries)),
         trailers=tuple(trailers),
-        episodes=catalog.episodes[frozen * size - catalog.offset :],
+        episodes=catalog.episodes[catalog.held(frozen * size) :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
         listed=listed,
@@ -162,60 +167,94 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
-    """The listing of each year the catalog tells anew, of the first `frozen_count` episodes: every
-    year from the one its frozen pages not held end in, whose listing it must have read (the index
-    holds that of the year they all end in)."""
-    held = catalog.episodes[: max(0, frozen_count - catalog.offset)]
+    """The listing of each year the catalog tells anew (`_renews`) of the first `frozen_count`
+    episodes, from the listings of the frozen pages not held next to those it holds, which it must
+    have read (the index holds that of the year the frozen pages end in), and from the episodes it
+    holds."""
+    held = catalog.episodes[: catalog.held(frozen_count)]
+    at = catalog.gap_at if catalog.gap else len(held)
+    runs: tuple[tuple[Sequence[PageSummary], Mapping[int, Sequence[ListedEpisode]], Sequence[CatalogEntry]], ...] = (
+        (catalog.earlier[-1:], catalog.earlier_listed, ()),
+        ((), {}, held[:at]),
+        ((*catalog.gap[:1], *catalog.gap[-1:]), catalog.gap_listed, ()),
+        ((), {}, held[at:]),
+    )
+    years = {entry.published.year for entry in held} | {
+        year for pages, _, _ in runs for page in pages for year in page.years
+    }
     listed: dict[int, list[ListedEpisode]] = {}
-    if catalog.earlier:
-        since = catalog.earlier[-1].last[0].year
-        if since not in catalog.earlier_listed:
-            raise ValueError(f"{catalog.show!r} lost the listing of {since}, which it does not hold")
-        listed[since] = list(catalog.earlier_listed[since])
-    for entry in held:
-        listed.setdefault(entry.published.year, []).append(entry.listed())
-    return listed
+    for year in sorted(year for year in years if _renews(catalog, year)):
+        episodes = listed.setdefault(year, [])
+        for pages, listings, entries in runs:
+            if any(year in page.years for page in pages):
+                if year not in listings:
+                    raise ValueError(f"{catalog.show!r} lost the listing of {year}, which it does not hold")
+                episodes += listings[year]
+            episodes += (entry.listed() for entry in entries if entry.published.year == year)
+    return {year: episodes for year, episodes in listed.items() if episodes}
+
+
+def _renews(catalog: Catalog, year: int) -> bool:
+    """Whether the catalog tells the listing of `year` anew, or drops it: each year from the one the
+    frozen pages before those it holds end in, to the one the frozen pages of its gap begin in, and
+    each from the one those end in. The years between lie wholly in frozen pages it does not hold."""
+    since = catalog.earlier[-1].last[0].year if catalog.earlier else None
+    if (since is not None and year < since) or not catalog.gap:
+        return since is None or year >= since
+    return year <= min(catalog.gap[0].years) or year >= catalog.gap[-1].last[0].year
 
 
 def _year_digests(catalog: Catalog, told: dict[int, str]) -> dict[int, str]:
     """The digest of the listing of every year before the last: those `told` anew, and those of the
-    years before them, which lie wholly in the frozen pages not held."""
-    if not catalog.earlier:
-        return told
-    since = catalog.earlier[-1].last[0].year
-    return {year: digest for year, digest in catalog.earlier_years.items() if year < since} | told
+    years it does not tell anew (`_renews`), which lie wholly in the frozen pages not held."""
+    kept = {year: digest for year, digest in catalog.earlier_years.items() if not _renews(catalog, year)}
+    return kept | told
 
 
 def join(index: StoredIndex, pages: Mapping[int, StoredPage], years: Mapping[int, StoredYear] | None = None) -> Catalog:
-    """The catalog of an index and of its last frozen pages, `pages` (from some page to the last):
-    a window that knows the pages before them by their summaries, and the years of `years` and the
-    year the index lists by their listings."""
-    first = min(pages, default=len(index.pages) + 1)
-    if set(pages) != set(range(first, len(index.pages) + 1)):
-        raise ValueError(f"pages {sorted(pages)} of {index.show!r} are not its last {len(index.pages) - first + 1}")
-    read = [pages[page] for page in sorted(pages)]
-    earlier = index.pages[: first - 1]
-    last = earlier[-1].last if earlier else None
+    """The catalog of an index and of frozen pages `pages`: its last ones (from some page to the
+    last), or those with a run of pages left out between them (the catalog's gap). It knows the
+    pages it does not hold by their summaries, and by their listings of the years of `years` and of
+    the year the index lists."""
+    total = len(index.pages)
+    first = min(pages, default=total + 1)
+    skipped = [page for page in range(first, total + 1) if page not in pages]
+    gap_first, gap_last = (skipped[0], skipped[-1]) if skipped else (total + 1, total)
+    if set(pages) - set(range(first, total + 1)) or len(skipped) != gap_last - gap_first + 1:
+        raise ValueError(f"pages {sorted(pages)} of {index.show!r} are not its last ones, with one gap at most")
+    held = [pages[page] for page in sorted(pages)]
+    earlier, gap = index.pages[: first - 1], index.pages[gap_first - 1 : gap_last]
     listings = {year: stored.episodes for year, stored in (years or {}).items()}
     if index.listed_year is not None and index.version == LAYOUT_VERSION:
         listings[index.listed_year] = index.listed
-    listed = {
-        year: tuple(episode for episode in episodes if episode.order <= last)
-        for year, episodes in listings.items()
-        if last is not None
-    }
-    companions = [companion for page in read for companion in page.companions] + list(index.companions)
+    companions = [companion for page in held for companion in page.companions] + list(index.companions)
     return Catalog(
         show=index.show,
         document=index.document,
         document_sequencer=index.document_sequencer,
-        episodes=(*(entry for page in read for entry in page.episodes), *index.episodes),
+        episodes=(*(entry for page in held for entry in page.episodes), *index.episodes),
         companions=tuple(sorted(companions, key=lambda companion: (companion.slug, companion.format))),
         earlier=earlier,
         earlier_trailers=tuple(entry for page, entry in index.trailers if page < first),
-        earlier_years=(index.years or {}) if earlier else {},
-        earlier_listed=listed,
+        earlier_years=(index.years or {}) if earlier or gap else {},
+        earlier_listed=_listed_within(listings, None, earlier[-1].last) if earlier else {},
+        gap=gap,
+        gap_at=sum(len(pages[page].episodes) for page in range(first, gap_first)) if gap else 0,
+        gap_trailers=tuple(entry for page, entry in index.trailers if gap_first <= page <= gap_last),
+        gap_listed=_listed_within(listings, index.pages[gap_first - 2].last, gap[-1].last) if gap else {},
     )
+
+
+def _listed_within(
+    listings: Mapping[int, Sequence[ListedEpisode]], after: tuple[datetime, str] | None, last: tuple[datetime, str]
+) -> dict[int, tuple[ListedEpisode, ...]]:
+    """Of each year's listing, the episodes after `after` (from the first, without it) up to `last`."""
+    return {
+        year: tuple(
+            episode for episode in episodes if (after is None or after < episode.order) and episode.order <= last
+        )
+        for year, episodes in listings.items()
+    }
 
 
 def summary(show: str, digest: str, entries: Sequence[CatalogEntry], nearby: str) -> PageSummary:
@@ -290,11 +329,11 @@ def _json(stored: BaseModel) -> bytes:
 
 
 def _page_entries(catalog: Catalog, page: int, size: int) -> tuple[CatalogEntry, ...]:
-    start = (page - 1) * size - catalog.offset
+    start = catalog.held((page - 1) * size)
     return catalog.episodes[start : start + size]
 
 
-def _numbered(pages: Sequence[PageSummary], trailers: Iterable[CatalogEntry]) -> Iterable[tuple[int, CatalogEntry]]:
-    """Each trailer of the frozen pages not held, with the number of the page it is on."""
+def _numbered(pages: Mapping[int, PageSummary], trailers: Iterable[CatalogEntry]) -> Iterable[tuple[int, CatalogEntry]]:
+    """Each trailer of frozen pages not held, `pages` by number, with the number of the page it is on."""
     for entry in trailers:
-        yield next(number for number, page in enumerate(pages, 1) if entry.order <= page.last), entry
+        yield next(number for number, page in pages.items() if entry.order <= page.last), entry

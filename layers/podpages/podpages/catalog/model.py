@@ -5,8 +5,10 @@ episode files. Full transcripts stay out of it; each entry keeps only its excerp
 
 A catalog in memory may hold a window of the show: every episode after its first frozen pages
 (`earlier`), which it knows only by their summaries and by the listings of the years it read
-(`earlier_listed`). A publish reads the window its changes need
-(`catalog.window`); asking it for what lies before raises `NotLoaded`.
+(`earlier_listed`). A window may also leave out a run of frozen pages after some it holds (`gap`),
+known the same way: an edit of an old episode, which keeps its place, needs its own page and not
+the hundreds after it. A publish reads the window its changes need (`catalog.window`); asking it
+for what lies outside raises `NotLoaded`.
 """
 
 import uuid
@@ -215,6 +217,11 @@ class Catalog(BaseModel):
     # The digest of the listing of each year of the frozen pages before their last (`catalog.layout`).
     earlier_years: dict[int, str] = {}
     earlier_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `earlier`
+    # Frozen pages not held between the held ones: the first `gap_at` episodes held come before them.
+    gap: tuple[PageSummary, ...] = ()
+    gap_at: int = 0
+    gap_trailers: tuple[CatalogEntry, ...] = ()  # the trailers among them
+    gap_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `gap`
 
     @property
     def offset(self) -> int:
@@ -226,10 +233,44 @@ class Catalog(BaseModel):
         # Asked dozens of times a publish, of a sum over up to 1,000 frozen pages.
         return sum(page.count for page in self.earlier)
 
+    @cached_property
+    def _gap_count(self) -> int:
+        return sum(page.count for page in self.gap)
+
     @property
     def count(self) -> int:
         """How many episodes the show has."""
-        return self.offset + len(self.episodes)
+        return self.offset + len(self.episodes) + self._gap_count
+
+    def held(self, position: int) -> int:
+        """Where the episode at `position` in the whole show is in `episodes`."""
+        index = position - self.offset
+        if self.gap and index >= self.gap_at:
+            index -= self._gap_count
+            if index < self.gap_at:
+                raise NotLoaded(f"episode {position} of {self.show!r} is in a frozen page not read")
+        if index < 0:
+            raise NotLoaded(f"episode {position} of {self.show!r} is in a frozen page not read")
+        return index
+
+    def unheld(self, page: int, size: int) -> PageSummary | None:
+        """The summary of frozen page `page`, of `size` episodes a page, if it is not held."""
+        if page <= len(self.earlier):
+            return self.earlier[page - 1]
+        first = len(self.earlier) + self.gap_at // size + 1
+        return self.gap[page - first] if self.gap and first <= page < first + len(self.gap) else None
+
+    def _across_gap(self, position: int, distance: int) -> bool:
+        """Whether the held episodes within `distance` of the one held at `position` reach the gap."""
+        if not self.gap:
+            return False
+        return position + distance >= self.gap_at if position < self.gap_at else position - distance < self.gap_at
+
+    def around(self, position: int, distance: int) -> tuple[CatalogEntry, ...]:
+        """The held episodes within `distance` of the one held at `position`, itself among them."""
+        if self._across_gap(position, distance):
+            raise NotLoaded(f"episodes near {self.episodes[position].slug!r} of {self.show!r} are not read")
+        return self.episodes[max(0, position - distance) : position + distance + 1]
 
     @property
     def show_document(self) -> Show:
@@ -284,17 +325,25 @@ class Catalog(BaseModel):
 
     def nearby(self, slug: str, count: int) -> list[CatalogEntry]:
         position = self.position(slug)
-        return [] if position is None else nearby(self.episodes, position, count)
+        if position is None:
+            return []
+        if self._across_gap(position, count):
+            raise NotLoaded(f"episodes near {slug!r} of {self.show!r} are not read")
+        return nearby(self.episodes, position, count)
 
     def newest(self, count: int) -> list[CatalogEntry]:
-        if self.earlier and not 0 < count <= len(self.episodes):
+        after_gap = len(self.episodes) - (self.gap_at if self.gap else 0)
+        if (self.earlier or self.gap) and not 0 < count <= after_gap:
             raise NotLoaded(f"the newest {count or 'all'} of {self.show!r} reach into its frozen pages")
         return list(reversed(self.episodes[-count:] if count else self.episodes))
 
     def trailers(self) -> list[CatalogEntry]:
         """The show's trailers, in publish order."""
         held = [entry for entry in self.episodes if entry.episode.episode_type == "trailer"]
-        return [*self.earlier_trailers, *held]
+        if not self.gap:
+            return [*self.earlier_trailers, *held]
+        before = sum(1 for entry in self.episodes[: self.gap_at] if entry.episode.episode_type == "trailer")
+        return [*self.earlier_trailers, *held[:before], *self.gap_trailers, *held[before:]]
 
     @cached_property
     def _by_year(self) -> dict[int, list[CatalogEntry]]:
@@ -309,7 +358,7 @@ class Catalog(BaseModel):
         """Each year's count and newest publish time over the frozen pages not held, in one pass:
         a show of 100,000 episodes over many years would otherwise scan its 1,000 pages per year."""
         years: dict[int, YearCount] = {}
-        for page in self.earlier:
+        for page in (*self.earlier, *self.gap):
             for year, on_page in page.years.items():
                 seen = years.get(year)
                 years[year] = on_page if seen is None else seen.plus(on_page)
@@ -320,14 +369,20 @@ class Catalog(BaseModel):
         return sorted({*self._by_year, *self._earlier_by_year}, reverse=True)
 
     def in_year(self, year: int) -> list[CatalogEntry | ListedEpisode]:
-        """That year's episodes, newest first: those held, then those of the frozen pages before them,
+        """That year's episodes, newest first: those held, and those of the frozen pages not held,
         from the year's listing."""
         held = self._by_year.get(year, [])
         if year not in self._earlier_by_year:
             return list(held)
-        if year not in self.earlier_listed:
-            raise NotLoaded(f"the listing of {year} of {self.show!r} was not read")
-        return [*held, *reversed(self.earlier_listed[year])]
+        unheld: list[ListedEpisode] = []
+        for pages, listed in ((self.earlier, self.earlier_listed), (self.gap, self.gap_listed)):
+            if any(year in page.years for page in pages):
+                if year not in listed:
+                    raise NotLoaded(f"the listing of {year} of {self.show!r} was not read")
+                unheld += listed[year]
+        if not self.gap:
+            return [*held, *reversed(unheld)]
+        return sorted([*held, *unheld], key=lambda episode: episode.order, reverse=True)
 
     def year_count(self, year: int) -> int:
         """How many episodes the year has."""
@@ -336,16 +391,19 @@ class Catalog(BaseModel):
 
     def latest_in_year(self, year: int) -> datetime:
         """When the year's newest episode was published."""
-        if held := self._by_year.get(year):
+        held = self._by_year.get(year)
+        unheld = self._earlier_by_year.get(year)
+        if held and (unheld is None or held[0].published >= unheld.latest):
             return held[0].published
-        return self._earlier_by_year[year].latest
+        assert unheld is not None
+        return unheld.latest
 
     def apply(self, change: Change, excerpt_chars: int) -> "Catalog":
         """The catalog after `change`, or this very catalog when the change is a no-op: an event
         no later than the state it would replace, or the removal of what is not there."""
         match change:
             case ShowPut(show=document, sequencer=sequencer) if is_later(sequencer, self.document_sequencer):
-                if self.earlier:
+                if self.earlier or self.gap:
                     raise NotLoaded(f"a new document of {self.show!r} is checked against every episode")
                 if unnumbered := [entry.slug for entry in self.episodes if serial_problems(document, entry.episode)]:
                     listed = ", ".join(repr(slug) for slug in unnumbered[:5]) + (" …" if len(unnumbered) > 5 else "")
@@ -364,6 +422,8 @@ class Catalog(BaseModel):
                 current = self.entry(source.episode_slug)
                 if current is None or not is_later(sequencer, current.sequencer):
                     return self
+                if self.gap and self._before_gap(current.order):
+                    raise NotLoaded(f"removing {source.episode_slug!r} of {self.show!r} moves frozen pages not read")
                 return self._replace(episodes=tuple(entry for entry in self.episodes if entry.slug != source.episode))
         return self
 
@@ -376,6 +436,8 @@ class Catalog(BaseModel):
         entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
         if self.earlier and entry.order <= self.earlier[-1].last:
             raise NotLoaded(f"{slug!r} of {self.show!r} belongs in its frozen pages, which are not read")
+        if self.gap:
+            self._keep_gap(slug, current, entry)
         if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
         if (owner := self.guid_owner(entry.guid)) not in (None, slug):
@@ -383,6 +445,17 @@ class Catalog(BaseModel):
         episodes = [other for other in self.episodes if other.slug != slug]
         insort(episodes, entry)
         return self._replace(episodes=tuple(episodes))
+
+    def _before_gap(self, order: tuple[datetime, str]) -> bool:
+        return order <= self.episodes[self.gap_at - 1].order
+
+    def _keep_gap(self, slug: str, current: "CatalogEntry | None", entry: "CatalogEntry") -> None:
+        """Raise NotLoaded unless the put leaves as many episodes before the gap as there were."""
+        before, after = self._before_gap(entry.order), entry.order > self.gap[-1].last
+        if not before and not after:
+            raise NotLoaded(f"{slug!r} of {self.show!r} belongs in frozen pages not read")
+        if before != (current is not None and self._before_gap(current.order)):
+            raise NotLoaded(f"{slug!r} of {self.show!r} moves frozen pages not read")
 
     def _companion_record(self, slug: str, format: str) -> Companion | None:
         return next((c for c in self.companions if c.slug == slug and c.format == format), None)

@@ -51,9 +51,10 @@ def nearby_part(show: str, page: int, entries: Sequence[CatalogEntry]) -> bytes:
 def nearby_digests(catalog: Catalog, feed_max_items: int) -> list[str]:
     """The digest of each frozen page's part: kept in the catalog's summary of each page it does not
     hold (`catalog.layout` writes the part with the page), taken from the part of each page it holds."""
+    size = archive_size(feed_max_items)
     return [
-        catalog.earlier[page - 1].nearby
-        if page <= len(catalog.earlier)
+        unheld.nearby
+        if (unheld := catalog.unheld(page, size))
         else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, page, feed_max_items)))
         for page in range(1, frozen_pages(catalog.count, feed_max_items) + 1)
     ]
@@ -65,8 +66,8 @@ def part_digest(body: bytes) -> str:
 
 def _slug_hashes(catalog: Catalog, page: int, feed_max_items: int) -> str:
     """The hashes of a frozen page's slugs: the catalog keeps them for the pages it does not hold."""
-    if page <= len(catalog.earlier):
-        return catalog.earlier[page - 1].slugs
+    if unheld := catalog.unheld(page, archive_size(feed_max_items)):
+        return unheld.slugs
     return "".join(slug_hash(entry.slug) for entry in archive_entries(catalog, page, feed_max_items))
 
 

@@ -32,9 +32,7 @@ def indexed_pages(count: int, feed_max_items: int) -> int:
 
 def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes the head's parts list, oldest first: those newer than the indexed pages."""
-    start = indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items) - catalog.offset
-    if start < 0:
-        raise NotLoaded(f"a frozen page of {catalog.show!r} that the sitemap index does not list yet was not read")
+    start = catalog.held(indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items))
     return catalog.episodes[start:]
 
 
@@ -64,13 +62,14 @@ def head_parts(catalog: Catalog, feed_max_items: int) -> int:
     """How many parts the show page, its year archives and its head take: none once it is unpublished."""
     if catalog.is_empty:
         return 0
-    if catalog.offset > indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items):
+    try:
+        episodes = head_episodes(catalog, feed_max_items)
+    except NotLoaded:
         # A window of the catalog (`catalog.window`) without a page frozen since the site's sitemap
         # index last changed: the show as its last publish left it. Its feed is windowed only up to
         # WINDOWED_FEED_MAX items, so its head and that page take far fewer URLs than one part holds.
         return 1
     # The show page, its archives, its episodes, and the transcript pages of those with a companion.
-    episodes = head_episodes(catalog, feed_max_items)
     transcript_pages = sum(catalog.companion(entry.slug) is not None for entry in episodes)
     urls = 1 + len(catalog.years()) + len(episodes) + transcript_pages
     return -(-urls // MAX_SITEMAP_URLS)

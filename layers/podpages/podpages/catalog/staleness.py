@@ -6,8 +6,15 @@ show's feed, page and sitemap parts. That keeps its cost flat however large the 
 """
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_entries, archive_pages, frozen_pages
+from podpages.catalog.feed_archives import (
+    SHOW_PAGE_EPISODES,
+    archive_entries,
+    archive_pages,
+    archive_size,
+    frozen_pages,
+)
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
 from podpages.catalog.sitemap_parts import head_parts, head_sitemap, sitemap_files
 from podpages.contract.source_keys import Kind, SourceKey
@@ -29,10 +36,11 @@ class Refresh:
     transcripts: dict[str, TranscriptUpdate] = field(default_factory=dict)  # transcript files to write or delete
     chapters: set[str] = field(default_factory=set)  # chapters files to write, or to delete where they are gone
     listings: bool = False  # the show's feed, page and sitemap
-    # With listings: whether the show's page and its head's sitemap parts differ. An edit of an
-    # episode that its page does not list, which leaves its publish time as it was, changes neither.
+    # With listings: whether the show's page, its head's sitemap parts and its feed differ. An edit
+    # of an episode that none of them lists, which leaves its publish time as it was, changes none.
     show_page: bool = False
     head_sitemap: bool = False
+    feed: bool = False
     # With listings: the most sitemap parts the site may hold for the show, so that those past
     # the catalog's own, left by a show that has shrunk, are deleted.
     sitemap_parts: int = 0
@@ -48,6 +56,7 @@ class Refresh:
         self.listings |= other.listings
         self.show_page |= other.show_page
         self.head_sitemap |= other.head_sitemap
+        self.feed |= other.feed
         self.sitemap_parts = max(self.sitemap_parts, other.sitemap_parts)
         self.archives |= other.archives
         self.archive_pages = max(self.archive_pages, other.archive_pages)
@@ -83,6 +92,7 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         listings=not catalog.is_empty,
         show_page=not catalog.is_empty,
         head_sitemap=not catalog.is_empty,
+        feed=not catalog.is_empty,
         sitemap_parts=sitemap_files(catalog, feed_max_items),
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
         archive_pages=archive_pages(catalog, feed_max_items),
@@ -108,6 +118,7 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
         listings=True,
         show_page=True,
         head_sitemap=True,
+        feed=True,
         sitemap_parts=max(1, sitemap_files(catalog, feed_max_items)),
         archives=set(range(1, pages + 1)),
         archive_pages=pages,
@@ -133,6 +144,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
             listings=True,
             show_page=True,
             head_sitemap=True,
+            feed=True,
             sitemap_parts=parts,
             archives=set(range(1, archive_pages(new, feed_max_items) + 1)),
             archive_pages=pages,
@@ -155,6 +167,7 @@ def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0
         listings=bool(changed),
         show_page=bool(changed) and _show_page_differs(old, new),
         head_sitemap=bool(changed) and _head_sitemap_differs(old, new, feed_max_items),
+        feed=bool(changed) and _feed_differs(old, new, feed_max_items),
         sitemap_parts=parts,
         archives=archives,
         archive_pages=pages,
@@ -177,17 +190,23 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
     """The archive pages of `new` that differ from those of `old`: new pages, pages whose episodes
     differ (an edit, or an insert or removal before them, which shifts them), and the page that gains
     or loses its `next-archive` link. A new newest episode changes at most one, when it fills a page.
-    The frozen pages before the catalogs' window are the same in both: no change reaches them."""
+    The frozen pages the catalogs do not hold are the same in both: no change reaches them."""
     before, after = archive_pages(old, feed_max_items), archive_pages(new, feed_max_items)
+    size = archive_size(feed_max_items)
     return {
         page
         for page in range(len(new.earlier) + 1, after + 1)
-        if page > before
-        or (page < before) != (page < after)
-        or any(
-            _item_differs(old, new, a, b)
-            for a, b in zip(
-                archive_entries(old, page, feed_max_items), archive_entries(new, page, feed_max_items), strict=True
+        if not new.unheld(page, size)
+        and (
+            page > before
+            or (page < before) != (page < after)
+            or any(
+                _item_differs(old, new, a, b)
+                for a, b in zip(
+                    archive_entries(old, page, feed_max_items),
+                    archive_entries(new, page, feed_max_items),
+                    strict=True,
+                )
             )
         )
     }
@@ -206,6 +225,18 @@ def _show_page_differs(old: Catalog, new: Catalog) -> bool:
     ]
 
 
+def _feed_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
+    """Whether the show's feed differs, its document aside: its link to the newest archive page, its
+    items, or the trailers its channel names."""
+    if archive_pages(old, feed_max_items) != archive_pages(new, feed_max_items):
+        return True
+    before, after = old.newest(feed_max_items), new.newest(feed_max_items)
+    if len(before) != len(after) or any(_item_differs(old, new, a, b) for a, b in zip(before, after, strict=True)):
+        return True
+    trailers = old.trailers(), new.trailers()
+    return len(trailers[0]) != len(trailers[1]) or any(_differs(a, b) for a, b in zip(*trailers, strict=True))
+
+
 def _head_sitemap_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
     """Whether the head's sitemap parts differ: what they list, or when it last changed."""
     try:
@@ -219,13 +250,29 @@ def _all_frozen(catalog: Catalog, feed_max_items: int) -> set[int]:
 
 
 def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items: int) -> set[int]:
-    """The frozen pages of `new` whose sitemap part differs from the site of `old`: those whose archive
-    page does (its episodes, or whether they link a transcript page), and those newly frozen. When the
-    head's own parts grow or shrink in number, every frozen page's part moves to another file."""
+    """The frozen pages of `new` whose sitemap part differs from the site of `old`: those newly frozen,
+    and those whose archive page lists other episodes, at other times, or with other transcript pages.
+    When the head's own parts grow or shrink in number, every frozen page's part moves to another file."""
     if head_parts(old, feed_max_items) != head_parts(new, feed_max_items):
         return _all_frozen(new, feed_max_items)
     before, after = frozen_pages(old.count, feed_max_items), frozen_pages(new.count, feed_max_items)
-    return {page for page in archives if page <= after} | set(range(before + 1, after + 1))
+    differ = {
+        page
+        for page in archives
+        if page <= before
+        and page <= after
+        and _sitemap_rows(old, page, feed_max_items) != _sitemap_rows(new, page, feed_max_items)
+    }
+    return differ | set(range(before + 1, after + 1))
+
+
+def _sitemap_rows(catalog: Catalog, page: int, feed_max_items: int) -> list[tuple[str, datetime, bool]]:
+    """What a frozen page's sitemap part lists of each of its episodes: its slug, when it was
+    published, and whether it has a transcript page."""
+    return [
+        (entry.slug, entry.published, catalog.companion(entry.slug) is not None)
+        for entry in archive_entries(catalog, page, feed_max_items)
+    ]
 
 
 def _item_differs(old: Catalog, new: Catalog, before: CatalogEntry, after: CatalogEntry) -> bool:
@@ -260,7 +307,7 @@ def _within(catalog: Catalog, slug: str, distance: int) -> list[str]:
     position = catalog.position(slug)
     if position is None:
         return []
-    return [entry.slug for entry in catalog.episodes[max(0, position - distance) : position + distance + 1]]
+    return [entry.slug for entry in catalog.around(position, distance)]
 
 
 def _page_differs(old: Catalog, new: Catalog, slug: str, nearby_count: int) -> bool:

@@ -18,15 +18,19 @@ pages end in, when the commit cuts frozen pages after them (those read, or the h
 episodes, frozen now), since it writes that listing anew with their episodes. The index holds the
 listing of the year all the frozen pages end in, which is never read apart.
 
-A new newest episode needs none. An edit or a removal of an old episode needs its page and every
-one after it: the positional pages after a removal shift, as RFC 5005's archives do. A change to the
-show's document, which every page shows, needs them all.
+A new newest episode needs none. A removal of an old episode, or an episode new to the frozen
+pages, needs its page and every one after it: the positional pages after it shift, as RFC 5005's
+archives do. An edit that keeps its episode in the frozen pages, at its time or another, and a
+companion transcript of one, need only the pages within twice `NEARBY_COUNT` of theirs: those after
+them, up to the first that other changes need, are left out (the catalog's gap), and the listings
+of the years the gap begins and ends in are read. A change to the show's document, which every
+page shows, needs them all.
 """
 
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.catalog.feed_archives import archive_size, frozen_pages
@@ -47,13 +51,19 @@ class Window:
 
     first: int  # the first frozen page to read; one past the last when none
     years: frozenset[int] = frozenset()  # the years whose listings to read
+    skip: range = range(0)  # frozen pages after the first not to read: the catalog's gap
+
+    def pages(self, frozen: int) -> list[int]:
+        """The numbers of the frozen pages to read, of `frozen` in all."""
+        return [page for page in range(self.first, frozen + 1) if page not in self.skip]
 
 
 WHOLE = Window(first=1)
 
 
-def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) -> Window:
-    """What to read for `changes`."""
+def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, gaps: bool = True) -> Window:
+    """What to read for `changes`: with `gaps`, the frozen pages an edit in place needs may be read
+    without those after them."""
     frozen = len(index.pages)
     feed_max_items = settings.feed_max_items
     if index.feed_max_items != feed_max_items or feed_max_items > WINDOWED_FEED_MAX or not frozen:
@@ -69,7 +79,18 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
         """The page holding the first episode whose nearby list a change at `position` can alter."""
         return max(0, position - 2 * settings.nearby_count) // size + 1
 
-    starts = [frozen + 1]
+    def after(page: int) -> int:
+        """The page holding the last episode whose nearby list a change on `page` can alter."""
+        return min(frozen, (page * size - 1 + 2 * settings.nearby_count) // size + 1)
+
+    def frozen_page(order: tuple[datetime, str]) -> int | None:
+        """The frozen page an episode of that order falls into, if any."""
+        if order > index.pages[-1].last:
+            return None
+        return next(number for number, page in enumerate(index.pages, 1) if order <= page.last)
+
+    starts = [frozen + 1]  # the first page of those read on to the last
+    in_place: list[int] = []  # pages held by episodes changed in place, which need no page after them
     years: set[int] = set()
     removals = puts = 0
     new: set[str] = set()  # the slugs of episodes surely not in the catalog
@@ -79,7 +100,6 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
         slug = change.source.episode_slug
         holding = _holding((page.slugs for page in index.pages), slug_hash(slug))
         for number in holding:
-            starts.append(before((number - 1) * size))
             years |= index.pages[number - 1].years.keys()
         if (position := head.get(slug)) is not None:
             starts.append(before(position))
@@ -93,28 +113,39 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings) ->
             order = (published, slug)
             years.add(published.year)
             guid = change.episode.guid or default_episode_guid(index.show, slug)
-            starts += [
-                before((number - 1) * size)
-                for number in _holding((page.guids for page in index.pages), slug_hash(guid))
-            ]
-            if order <= index.pages[-1].last:
-                number = next(number for number, page in enumerate(index.pages, 1) if order <= page.last)
-                starts.append(before((number - 1) * size))
+            guids = _holding((page.guids for page in index.pages), slug_hash(guid))
+            lands = frozen_page(order)
+            if holding and lands is not None:  # an edit that stays in the frozen pages
+                in_place += [*holding, *guids, lands]
             else:
-                starts.append(before(offset + bisect_left(head_orders, order)))
+                starts += [before((page - 1) * size) for page in [*holding, *guids]]
+                starts.append(before((lands - 1) * size if lands else offset + bisect_left(head_orders, order)))
+        elif isinstance(change, EpisodeRemoved):
+            starts += [before((page - 1) * size) for page in holding]
+        else:  # a companion transcript, which changes its episode's pages alone
+            in_place += holding
     if removals:
         starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
     # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
     starts.append(indexed_pages(index.count - removals + len(new), feed_max_items) + 1)
-    first = max(1, min(starts))
-    unread = index.pages[: first - 1]
+    rest = max(1, min(starts))
+    first, last = rest, rest - 1
+    if in_place:
+        first = min(rest, before((min(in_place) - 1) * size))
+        last = after(max(in_place))
+    skip = range(last + 1, rest) if gaps and last + 1 < rest else range(0)
+    earlier = index.pages[: first - 1]
+    unread = [*earlier, *index.pages[skip.start - 1 : skip.stop - 1]]
     if not unread:
         return Window(first)
-    if first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen:
-        years.add(unread[-1].last[0].year)
+    if earlier and (first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen):
+        years.add(earlier[-1].last[0].year)
+    if skip:
+        # The catalog tells anew the listings of the years its gap begins and ends in (`catalog.layout`).
+        years |= {min(index.pages[skip.start - 1].years), index.pages[skip.stop - 2].last[0].year}
     # The index holds the listing of the year the frozen pages end in.
     years.discard(index.listed_year)
-    return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)))
+    return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)), skip)
 
 
 def _holding(hashes: Iterable[str], wanted: str) -> list[int]:

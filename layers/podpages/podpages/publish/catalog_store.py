@@ -52,12 +52,13 @@ class CatalogStore:
         self.source = source
         self.settings = settings
 
-    def read(self, show: str, changes: Iterable[Change] | None = None) -> HeldCatalog:
-        """The show's catalog, as much of it as `changes` need (`catalog.window`); all of it without."""
+    def read(self, show: str, changes: Iterable[Change] | None = None, gaps: bool = True) -> HeldCatalog:
+        """The show's catalog, as much of it as `changes` need (`catalog.window`), with a gap of frozen
+        pages not read if it may (`gaps`); all of it without changes."""
         if changes is None:
             return read_catalog(self.source, show)
         changes = list(changes)
-        return read_catalog(self.source, show, lambda index: window(index, changes, self.settings))
+        return read_catalog(self.source, show, lambda index: window(index, changes, self.settings, gaps))
 
     def commit(self, held: HeldCatalog, catalog: Catalog) -> None:
         """Store `catalog` over `held`, if nobody has committed since it was read: the frozen pages
@@ -115,9 +116,7 @@ def read_catalog(
             return HeldCatalog(Catalog.model_validate_json(first + b"".join(stored.lines)), stored.etag, None)
         index = read_index(chain([first], stored.lines), spool)
         read = reach(index)
-        names = {
-            page: page_key_name(page, index.pages[page - 1].digest) for page in range(read.first, len(index.pages) + 1)
-        }
+        names = {page: page_key_name(page, index.pages[page - 1].digest) for page in read.pages(len(index.pages))}
         listings = {year: year_key_name(year, (index.years or {})[year]) for year in read.years}
         bodies = source.read_catalog_pages(show, [*names.values(), *listings.values()])
         if all(body is not None for body in bodies.values()):

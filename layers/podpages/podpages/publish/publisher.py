@@ -15,8 +15,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
-from podpages.catalog.fold import fold
-from podpages.catalog.model import Catalog
+from podpages.catalog.fold import ShowUpdate, fold
+from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
@@ -27,7 +27,7 @@ from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.notify.notification import notification
 from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import MetricUnit, logger, metrics
-from podpages.publish.catalog_store import CatalogStore
+from podpages.publish.catalog_store import CatalogStore, HeldCatalog
 from podpages.publish.invalidation import invalidation_paths
 from podpages.publish.show_lease import show_lease
 from podpages.publish.upload_events import UploadEvent
@@ -134,9 +134,8 @@ class Publisher:
         written = Refresh()
         changes = [read.change for read in reads]
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
-            held = self.catalogs.read(show, changes)
+            held, update = self.fold_into(show, changes)
             before = held.catalog
-            update = fold(before, changes, self.settings)
             written |= update.refresh
             self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
             if update.after == before and held.cut_for(self.settings.feed_max_items):
@@ -170,6 +169,20 @@ class Publisher:
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
+
+    def fold_into(self, show: str, changes: list[Change]) -> tuple[HeldCatalog, ShowUpdate]:
+        """The show's catalog as read for `changes`, and `changes` folded into it. A window that
+        leaves a gap of frozen pages not read can prove too narrow, when an episode's slug shares
+        its hash with one of a frozen page: then it is read again, on to the last page."""
+        held = self.catalogs.read(show, changes)
+        try:
+            return held, fold(held.catalog, changes, self.settings)
+        except NotLoaded:
+            if not held.catalog.gap:
+                raise
+        logger.info("the frozen pages read did not hold what the changes need; reading on to the last", show=show)
+        held = self.catalogs.read(show, changes, gaps=False)
+        return held, fold(held.catalog, changes, self.settings)
 
     def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
         """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's

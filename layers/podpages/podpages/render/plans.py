@@ -106,8 +106,9 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
 
 
 def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
-    """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself,
-    written after its other listings and its archive pages: while the feed is current, so are they.
+    """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself
+    where it changed, written after its other listings and its archive pages: while the feed is
+    current, so are they.
     Archive pages past the catalog's own, left by a show that has shrunk, go."""
     archives: list[Published] = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
     if not refresh.listings:
@@ -119,7 +120,7 @@ def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
     ]
     if catalog.is_empty:
         return Plan(deletes=[*gone, site_paths.object_key(site_paths.feed(show))])
-    return Plan(puts=[*archives, feed(catalog, settings)], deletes=gone)
+    return Plan(puts=[*archives, *([feed(catalog, settings)] if refresh.feed else [])], deletes=gone)
 
 
 def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
