@@ -268,20 +268,46 @@ def test_a_sitemap_index_lost_after_the_commit_is_written_again_by_the_redeliver
 ):
     # Given parts of 5 URLs, and a show of 3 episodes in one part, with its page and its year's
     monkeypatch.setattr(sitemap_parts, "MAX_SITEMAP_URLS", 5)
-    for day in (1, 2, 3):
-        document = episode_document(f"Day {day}", f"2026-01-0{day}T09:00:00Z")
-        stack.upload(f"episodes/daily/day-{day}.json", json.dumps(document))
-    stack.deliver()
+    publish_days(stack, range(1, 4))
     assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
     stack.upload("episodes/daily/day-4.json", json.dumps(episode_document("Day 4", "2026-01-04T09:00:00Z")))
 
-    # When the publish that takes a second part commits, and then its write of the sitemap index fails
-    first = deliver_losing_the_first_put_of(stack, render_function, "sitemap.xml")
-    assert len(first.failed) == 1
-    assert b"/daily/sitemap-2.xml" not in stack.read(stack.site, "sitemap.xml")
+    # When the publish that takes a second part commits, and then its write of the sitemap index
+    # fails, the redelivery, which folds nothing, writes it
+    lose_after_the_commit_then_redeliver(stack, render_function, "sitemap.xml", b"/daily/sitemap-2.xml", tmp_path)
 
-    # Then the redelivery, which folds nothing, writes it
+
+def test_listings_lost_after_the_commit_of_an_edit_the_feed_does_not_show_are_written_again(
+    stack, tmp_path, render_function, monkeypatch
+):
+    # Given a feed of 2, and 8 episodes: the 1st is in an archive document, not in the feed
+    settings = dataclasses.replace(stack.settings, feed_max_items=2)
+    monkeypatch.setattr(stack, "settings", settings)
+    monkeypatch.setattr(render_function.publisher, "settings", settings)
+    publish_days(stack, range(1, 9))
+    stack.upload("episodes/daily/day-1.json", json.dumps(episode_document("Retitled", "2026-01-01T09:00:00Z")))
+
+    # When its edit commits, and then the write of its year's archive page fails, the redelivery,
+    # which folds nothing, and whose feed is as the catalog's, writes it
+    lose_after_the_commit_then_redeliver(stack, render_function, "daily/2026/index.html", b"Retitled", tmp_path)
+
+
+def publish_days(stack, days: range) -> None:
+    """Episodes `day-<n>`, on the nth of January 2026, in one delivery."""
+    for day in days:
+        document = episode_document(f"Day {day}", f"2026-01-0{day}T09:00:00Z")
+        stack.upload(f"episodes/daily/day-{day}.json", json.dumps(document))
+    stack.deliver()
+
+
+def lose_after_the_commit_then_redeliver(stack, render_function, key: str, shows: bytes, folder) -> None:
+    """Deliver with the first write of site object `key` lost after the commit, so that it does not
+    show `shows`; then the redelivery, which folds nothing, writes it, and the site is the from-scratch
+    render."""
+    first = deliver_losing_the_first_put_of(stack, render_function, key)
+    assert len(first.failed) == 1
+    assert shows not in stack.read(stack.site, key)
     second = stack.deliver()
     assert second.failed == []
-    assert b"/daily/sitemap-2.xml" in stack.read(stack.site, "sitemap.xml")
-    assert stack.site_objects() == stack.from_scratch(tmp_path)
+    assert shows in stack.read(stack.site, key)
+    assert stack.site_objects() == stack.from_scratch(folder)

@@ -126,6 +126,28 @@ def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
     )
 
 
+def listings_of(catalog: Catalog, slugs: set[str], feed_max_items: int) -> Refresh:
+    """The listings that show the named episodes, as a publish that changed them writes them: their
+    years' archive pages, the archive documents and sitemap parts of the archive pages that hold
+    them, and the show's page and sitemap; the feed aside."""
+    size, pages = archive_size(feed_max_items), archive_pages(catalog, feed_max_items)
+    holding = {
+        page
+        for page in range(len(catalog.earlier) + 1, pages + 1)
+        if not catalog.unheld(page, size)
+        and any(entry.slug in slugs for entry in archive_entries(catalog, page, feed_max_items))
+    }
+    return Refresh(
+        years={entry.published.year for slug in slugs if (entry := catalog.entry(slug))},
+        listings=True,
+        show_page=True,
+        head_sitemap=True,
+        archives=holding,
+        archive_pages=pages,
+        frozen={page for page in holding if page <= frozen_pages(catalog.count, feed_max_items)},
+    )
+
+
 def stale(old: Catalog, new: Catalog, nearby_count: int, feed_max_items: int = 0) -> Refresh:
     """What differs between the site of `old` and the site of `new`."""
     parts = max(sitemap_files(old, feed_max_items), sitemap_files(new, feed_max_items))

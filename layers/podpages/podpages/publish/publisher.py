@@ -20,7 +20,7 @@ from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
-from podpages.catalog.staleness import Refresh, all_listings, pages_again
+from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
@@ -149,7 +149,7 @@ class Publisher:
         else:
             raise CatalogConflict(show)
         if update.after == before:
-            self.relist_if_behind(update.after)
+            self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
         else:
             self.write_listings(update.after, written, held.index.pages if held.index else ())
         parts_before, parts = (
@@ -240,13 +240,24 @@ class Publisher:
         if gone := set(enumerate((page.nearby for page in replaced), 1)) - set(enumerate(digests, 1)):
             self.source.delete_nearby_parts(show, gone)
 
-    def relist_if_behind(self, catalog: Catalog) -> None:
+    def relist_if_behind(self, catalog: Catalog, slugs: set[str]) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
         redelivery then folds nothing new. So when nothing is new, the feed is compared with the
-        catalog's, and the listings are written again if it differs."""
+        catalog's, and the listings are written again if it differs. The feed does not show an edit
+        of an episode past its newest: the listings that show the episodes `slugs` are compared
+        too, and those that differ written again."""
         current = self.site.sha256(site_paths.object_key(site_paths.feed(catalog.show)))
         expected = None if catalog.is_empty else streamed_upload.sha256(feed(catalog, self.settings).parts())
         if current == expected:
+            if not catalog.is_empty:
+                refresh = listings_of(catalog, slugs, self.settings.feed_max_items)
+                listings = [*listing_plan(catalog, refresh, self.settings).puts]
+                listings += feed_plan(catalog, refresh, self.settings).puts
+                if behind := [
+                    item for item in listings if self.site.sha256(item.key) != streamed_upload.sha256(item.parts())
+                ]:
+                    logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
+                    self.write(Plan(puts=behind))
             return
         logger.warning("listings behind the catalog; writing them again", show=catalog.show)
         whole = self.catalogs.read(catalog.show).catalog
