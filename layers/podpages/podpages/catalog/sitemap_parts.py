@@ -36,6 +36,10 @@ def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntr
     return catalog.episodes[start:]
 
 
+# What a sitemap lists of an episode: its slug, when it was published, and whether it has a transcript page.
+type SitemapRow = tuple[str, datetime, bool]
+
+
 @dataclass(frozen=True)
 class HeadSitemap:
     """What the head's parts list: the show page, its year archives and the head's episodes, each
@@ -43,7 +47,14 @@ class HeadSitemap:
 
     show_page: datetime | None
     years: tuple[tuple[int, datetime], ...]  # newest first
-    episodes: tuple[tuple[str, datetime, bool], ...]  # slug, published, transcript page; newest first
+    episodes: tuple[SitemapRow, ...]  # newest first
+
+
+def sitemap_rows(catalog: Catalog, entries: Sequence[CatalogEntry]) -> tuple[SitemapRow, ...]:
+    """What a sitemap lists of each of `entries`, newest first."""
+    return tuple(
+        (entry.slug, entry.published, catalog.companion(entry.slug) is not None) for entry in reversed(entries)
+    )
 
 
 def head_sitemap(catalog: Catalog, feed_max_items: int) -> HeadSitemap:
@@ -51,10 +62,7 @@ def head_sitemap(catalog: Catalog, feed_max_items: int) -> HeadSitemap:
     return HeadSitemap(
         show_page=newest[0].published if newest else None,
         years=tuple((year, catalog.latest_in_year(year)) for year in catalog.years()),
-        episodes=tuple(
-            (entry.slug, entry.published, catalog.companion(entry.slug) is not None)
-            for entry in reversed(head_episodes(catalog, feed_max_items))
-        ),
+        episodes=sitemap_rows(catalog, head_episodes(catalog, feed_max_items)),
     )
 
 

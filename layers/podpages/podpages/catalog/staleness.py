@@ -6,7 +6,6 @@ show's feed, page and sitemap parts. That keeps its cost flat however large the 
 """
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from podpages.catalog.feed_archives import (
     SHOW_PAGE_EPISODES,
@@ -16,7 +15,7 @@ from podpages.catalog.feed_archives import (
     frozen_pages,
 )
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
-from podpages.catalog.sitemap_parts import head_parts, head_sitemap, sitemap_files
+from podpages.catalog.sitemap_parts import head_parts, head_sitemap, sitemap_files, sitemap_rows
 from podpages.contract.source_keys import Kind, SourceKey
 
 
@@ -283,18 +282,10 @@ def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items
         for page in archives
         if page <= before
         and page <= after
-        and _sitemap_rows(old, page, feed_max_items) != _sitemap_rows(new, page, feed_max_items)
+        and sitemap_rows(old, archive_entries(old, page, feed_max_items))
+        != sitemap_rows(new, archive_entries(new, page, feed_max_items))
     }
     return differ | set(range(before + 1, after + 1))
-
-
-def _sitemap_rows(catalog: Catalog, page: int, feed_max_items: int) -> list[tuple[str, datetime, bool]]:
-    """What a frozen page's sitemap part lists of each of its episodes: its slug, when it was
-    published, and whether it has a transcript page."""
-    return [
-        (entry.slug, entry.published, catalog.companion(entry.slug) is not None)
-        for entry in archive_entries(catalog, page, feed_max_items)
-    ]
 
 
 def _item_differs(old: Catalog, new: Catalog, before: CatalogEntry, after: CatalogEntry) -> bool:

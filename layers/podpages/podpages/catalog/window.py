@@ -135,7 +135,7 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
         last = after(max(in_place))
     skip = range(last + 1, rest) if gaps and last + 1 < rest else range(0)
     earlier = index.pages[: first - 1]
-    unread = [*earlier, *index.pages[skip.start - 1 : skip.stop - 1]]
+    unread = [*earlier, *(index.pages[page - 1] for page in skip)]
     if not unread:
         return Window(first)
     if earlier and (first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen):

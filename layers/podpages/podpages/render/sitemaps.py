@@ -40,12 +40,8 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
     head = parts.head_parts(catalog, settings.feed_max_items)
     urls: list[tuple[str, datetime | None]]
     if part > head:
-        episodes = reversed(archive_entries(catalog, part - head, settings.feed_max_items))
-        urls = [
-            (path, entry.published)
-            for entry in episodes
-            for path in _pages(catalog.show, entry.slug, catalog.companion(entry.slug) is not None)
-        ]
+        rows = parts.sitemap_rows(catalog, archive_entries(catalog, part - head, settings.feed_max_items))
+        urls = _episode_urls(catalog.show, rows)
     else:
         start = (part - 1) * parts.MAX_SITEMAP_URLS
         urls = _head_urls(catalog, settings.feed_max_items)[start : start + parts.MAX_SITEMAP_URLS]
@@ -60,18 +56,18 @@ def _head_urls(catalog: Catalog, feed_max_items: int) -> list[tuple[str, datetim
     return [
         (site_paths.show_home(show), head.show_page),
         *((site_paths.archive(show, year), latest) for year, latest in head.years),
-        *(
-            (path, published)
-            for slug, published, transcript_page in head.episodes
-            for path in _pages(show, slug, transcript_page)
-        ),
+        *_episode_urls(show, head.episodes),
     ]
 
 
-def _pages(show: str, slug: str, transcript_page: bool) -> list[str]:
-    """An episode's page, and the page of its companion transcript if it has one."""
-    page = site_paths.episode(show, slug)
-    return [page, site_paths.transcript_page(show, slug)] if transcript_page else [page]
+def _episode_urls(show: str, rows: Iterable[parts.SitemapRow]) -> list[tuple[str, datetime | None]]:
+    """Each episode's page, followed by the page of its companion transcript if it has one."""
+    urls: list[tuple[str, datetime | None]] = []
+    for slug, published, transcript_page in rows:
+        urls.append((site_paths.episode(show, slug), published))
+        if transcript_page:
+            urls.append((site_paths.transcript_page(show, slug), published))
+    return urls
 
 
 def sitemap_index(sitemaps: Iterable[str], settings: Settings) -> SiteObject:
