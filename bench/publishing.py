@@ -351,9 +351,9 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # And the one after that has the site's sitemap index list the page's sitemap part.
         print(f"single publish into {INDEXES_A_PAGE} episodes, which lists a page's sitemap part …", file=sys.stderr)
         indexing = single_publish(stack, INDEXES_A_PAGE, ordinary=False)
-        # An edit of an episode the feed holds, and one of the oldest, in a frozen page.
+        # An edit of an episode the feed holds, one of the oldest, and one amid a frozen page.
         print(f"edits in a show of {EDITED_SHOW:,} episodes …", file=sys.stderr)
-        edited = edits(stack, EDITED_SHOW, [EDITED_SHOW - 500, 0])
+        edited = edits(stack, EDITED_SHOW, [EDITED_SHOW - 500, 0, EDITED_SHOW // 2 + 50])
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)

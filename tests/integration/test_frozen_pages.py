@@ -287,13 +287,29 @@ def test_an_edit_of_an_old_episode_reads_the_pages_beside_its_own_and_none_after
     # When the 2nd is retitled, at its own time
     publish(paged, range(2, 3), title="Retitled")
 
-    # Then the publish reads its page and the four after it, which hold the episodes within twice
-    # NEARBY_COUNT (8) of it, and not the six after those, but the listing of 2026, the year those
-    # begin in, which it tells anew; it writes its page and its nearby part
-    assert catalog_reads(s3_calls) == [*(f"page-{number}" for number in range(1, 6)), "year-2026"]
+    # Then the publish reads its page and the three after it, which hold the episodes within twice
+    # NEARBY_COUNT (8) of its place (the index's slug hashes give it: the 18th is on page 4), and
+    # not the seven after those, but the listing of 2026, the year those begin in, which it tells
+    # anew; it writes its page and its nearby part
+    assert catalog_reads(s3_calls) == [*(f"page-{number}" for number in range(1, 5)), "year-2026"]
     written = [key.split("/")[-1].split("-")[:2] for operation, key in s3_calls if operation == "PutObject"]
     assert sorted(name for name in written if name[0] in ("page", "nearby")) == [["nearby", "1"], ["page", "1"]]
     check(paged, nearby, tmp_path / "retitled")
+    s3_calls.clear()
+
+    # When the 25th, the last of page 5, is moved earlier in its page, between the 20th and the 21st
+    document = episode_document("Moved", (datetime(2025, 12, 31, 9, tzinfo=UTC) + timedelta(days=205)).isoformat())
+    paged.upload("episodes/daily/day-25.json", json.dumps(document))
+    paged.deliver()
+
+    # Then it is read near its old place first (pages 2 to 9), which proves too narrow: the lists of
+    # its new neighbours reach the 5th, on page 1. So it is read again by its page's bounds, from
+    # page 1; and the site follows
+    pages = [name for name in catalog_reads(s3_calls) if name.startswith("page-")]
+    assert sorted(pages, key=lambda name: int(name[5:])) == sorted(
+        (f"page-{number}" for number in (*range(2, 10), *range(1, 10))), key=lambda name: int(name[5:])
+    )
+    check(paged, nearby, tmp_path / "moved-in-its-page")
     s3_calls.clear()
 
     # When it is moved later, between the 6th and the 7th, and stays in the frozen pages
@@ -313,22 +329,21 @@ def test_an_edit_whose_slug_a_frozen_page_seems_to_hold_is_read_on_to_the_last_p
     publish(paged, range(1, 81))
     s3_calls.clear()
 
-    # When a new episode is published into the second page, whose slugs' hashes seem to hold its slug
-    holding = window._holding
+    # When a new episode is published into the second page, its slug's hash that of the 8th there
+    def colliding(slug):
+        return stored_slug_hash("day-08" if slug == "day-99" else slug)
 
-    def seeming(hashes, wanted):
-        held = holding(hashes, wanted)
-        return [2] if wanted == stored_slug_hash("day-99") else held
-
-    monkeypatch.setattr(window, "_holding", seeming)
+    monkeypatch.setattr(window, "slug_hash", colliding)
     document = episode_document("Inserted", (datetime(2025, 12, 31, 9, tzinfo=UTC) + timedelta(days=75)).isoformat())
     paged.upload("episodes/daily/day-99.json", json.dumps(document))
     paged.deliver()
 
-    # Then the publish reads the pages beside the second, finds the episode new, and reads on to the
-    # last page, since every page after it moves; the site is what a from-scratch render builds
+    # Then the publish reads the pages near the 8th, then those beside the second, finds the episode
+    # new each time, and reads on to the last page, since every page after it moves; the site is
+    # what a from-scratch render builds
+    near = [*(f"page-{number}" for number in range(1, 6)), "year-2026"]
     beside = [*(f"page-{number}" for number in range(1, 7)), "year-2026"]
-    assert catalog_reads(s3_calls) == sorted([*beside, *(f"page-{number}" for number in range(1, 12))])
+    assert catalog_reads(s3_calls) == sorted([*near, *beside, *(f"page-{number}" for number in range(1, 12))])
     check(paged, nearby, tmp_path)
 
 

@@ -6,6 +6,7 @@ no frozen page."""
 import hashlib
 import json
 import random
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -28,7 +29,7 @@ from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.spooled_text import SpooledText, TextSpool
 from podpages.catalog.staleness import everything
 from podpages.catalog.stored import leading_version
-from podpages.catalog.window import WHOLE, Window, window
+from podpages.catalog.window import WHOLE, Reach, Window, window
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
 from podpages.render.plans import show_plan
@@ -66,23 +67,23 @@ class Bucket:
         catalog, reach = self.read_window(changes, settings)
         return catalog, len(reach.pages(len(read_index(self.index.splitlines()).pages)))
 
-    def read_window(self, changes, settings=PAGED, gaps=True):
+    def read_window(self, changes, settings=PAGED, reach=Reach.NEAR):
         """The window a publish of `changes` reads, its long texts set aside as a publish sets them,
         and what it read besides the index."""
         spool = TextSpool()
         index = read_index(self.index.splitlines(), spool)
-        reach = window(index, changes, settings, gaps) if changes is not None else WHOLE
+        read = window(index, changes, settings, reach) if changes is not None else WHOLE
         pages = {
             page: StoredPage.model_validate_json(
                 self.objects[page_key_name(page, index.pages[page - 1].digest)], context=spool.context
             )
-            for page in reach.pages(len(index.pages))
+            for page in read.pages(len(index.pages))
         }
         years = {
             year: StoredYear.model_validate_json(self.objects[year_key_name(year, index.years[year])])
-            for year in reach.years
+            for year in read.years
         }
-        return join(index, pages, years), reach
+        return join(index, pages, years), read
 
 
 def site_of(catalog, settings=PAGED) -> dict[str, bytes]:
@@ -133,6 +134,42 @@ def test_a_new_newest_episode_reads_no_frozen_page_and_an_edit_reads_from_its_ow
     assert window.count == 47 and len(window.gap) == 2
 
 
+def test_an_edit_in_place_reads_the_pages_near_its_episode_and_wider_once_it_moves_past_them():
+    # Given 100 episodes in pages of 20, three of them frozen, with nearby lists of 2
+    settings = Settings(site_url=SITE_URL, feed_max_items=20, nearby_count=2)
+    whole = daily_catalog(100, settings=settings)
+    bucket = Bucket(whole, settings)
+    e30 = whole.entry("e30")
+    assert e30 is not None and whole.position("e30") == 29  # the tenth of page 2
+
+    # An edit at its own time reads page 2 alone: the slug hashes place e30 four or more from its ends
+    retitled = put_episode("daily", "e30", episode_document("Retitled", f"{e30.episode.published:%Y-%m-%dT%H:%M:%SZ}"))
+    window, reach = bucket.read_window([retitled], settings)
+    assert reach.pages(3) == [2]
+    update, expected = fold(window, [retitled], settings), fold(whole, [retitled], settings)
+    assert update.refresh.episodes == expected.refresh.episodes == {"e29", "e30", "e31"}
+    bucket.store(update.after, settings)
+    assert bucket.read(None, settings)[0] == expected.after
+    whole = expected.after
+
+    # One that moves e30 to the end of page 2, an hour after e39, is read near where it was, which
+    # proves too narrow: its new neighbours reach page 3. Read by its page's bounds, it folds as in
+    # the whole catalog
+    moved = put_episode(
+        "daily", "e30", episode_document("Moved", f"{whole.entry('e39').episode.published:%Y-%m-%d}T10:00:00Z")
+    )
+    window, reach = bucket.read_window([moved], settings)
+    assert reach.pages(3) == [2]
+    with pytest.raises(NotLoaded):
+        fold(window, [moved], settings)
+    window, reach = bucket.read_window([moved], settings, reach=Reach.PAGES)
+    assert reach.pages(3) == [1, 2, 3]
+    update, expected = fold(window, [moved], settings), fold(whole, [moved], settings)
+    assert update.refresh.episodes == expected.refresh.episodes
+    bucket.store(update.after, settings)
+    assert bucket.read(None, settings)[0] == expected.after
+
+
 def change(rng: random.Random, step: int, slugs: list[str]):
     roll = rng.random()
     if roll < 0.35:  # a new newest episode, some days after the one before
@@ -172,18 +209,20 @@ def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_sc
     whole = daily_catalog(47)
     bucket, site = Bucket(whole), site_of(whole)
     slugs = [entry.slug for entry in whole.episodes]
-    frozen_pages_read = []
+    frozen_pages_read, wider = [], Counter()
     for step in range(60):
         changes = [change(rng, step * 10 + n, slugs) for n in range(rng.choice([1, 1, 1, 2, 3]))]
         window, read = bucket.read(changes)
         frozen_pages_read.append(read)
 
-        try:
-            update = fold(window, changes, PAGED)
-        except NotLoaded:  # as the publisher does, when a gap proves too narrow
-            assert window.gap, step
-            window, _reach = bucket.read_window(changes, gaps=False)
-            update = fold(window, changes, PAGED)
+        for reach in Reach:  # as the publisher does, when a window proves too narrow
+            window, _read = bucket.read_window(changes, reach=reach)
+            try:
+                update = fold(window, changes, PAGED)
+                break
+            except NotLoaded:
+                assert reach is not Reach.TAIL, step
+                wider[reach] += 1
         plan = show_plan(update.after, update.refresh, PAGED, {})
         site |= {item.key: item.body for item in plan.puts}
         for key in plan.deletes:

@@ -260,15 +260,18 @@ class Catalog(BaseModel):
         first = len(self.earlier) + self.gap_at // size + 1
         return self.gap[page - first] if self.gap and first <= page < first + len(self.gap) else None
 
-    def _across_gap(self, position: int, distance: int) -> bool:
-        """Whether the held episodes within `distance` of the one held at `position` reach the gap."""
+    def _beyond_held(self, position: int, distance: int) -> bool:
+        """Whether the episodes within `distance` of the one held at `position` reach the gap, or the
+        frozen pages before those held."""
+        if self.earlier and position - distance < 0:
+            return True
         if not self.gap:
             return False
         return position + distance >= self.gap_at if position < self.gap_at else position - distance < self.gap_at
 
     def around(self, position: int, distance: int) -> tuple[CatalogEntry, ...]:
         """The held episodes within `distance` of the one held at `position`, itself among them."""
-        if self._across_gap(position, distance):
+        if self._beyond_held(position, distance):
             raise NotLoaded(f"episodes near {self.episodes[position].slug!r} of {self.show!r} are not read")
         return self.episodes[max(0, position - distance) : position + distance + 1]
 
@@ -327,7 +330,7 @@ class Catalog(BaseModel):
         position = self.position(slug)
         if position is None:
             return []
-        if self._across_gap(position, count):
+        if self._beyond_held(position, count):
             raise NotLoaded(f"episodes near {slug!r} of {self.show!r} are not read")
         return nearby(self.episodes, position, count)
 

@@ -74,10 +74,18 @@ def slug_hash(slug: str) -> str:
 
 def holds_hash(hashes: str, wanted: str) -> bool:
     """Whether `hashes`, slug hashes end to end, holds `wanted` at one of its own places."""
+    return bool(hash_places(hashes, wanted))
+
+
+def hash_places(hashes: str, wanted: str) -> list[int]:
+    """The places, counted in hashes, where `hashes`, slug hashes end to end, holds `wanted`."""
+    places = []
     found = hashes.find(wanted)
-    while found != -1 and found % SLUG_HASH_DIGITS:
+    while found != -1:
+        if not found % SLUG_HASH_DIGITS:
+            places.append(found // SLUG_HASH_DIGITS)
         found = hashes.find(wanted, found + 1)
-    return found != -1
+    return places
 
 
 def load_nearby_index(body: bytes) -> StoredNearbyIndex:

@@ -21,23 +21,31 @@ listing of the year all the frozen pages end in, which is never read apart.
 A new newest episode needs none. A removal of an old episode, or an episode new to the frozen
 pages, needs its page and every one after it: the positional pages after it shift, as RFC 5005's
 archives do. An edit that keeps its episode in the frozen pages, at its time or another, and a
-companion transcript of one, need only the pages within twice `NEARBY_COUNT` of theirs: those after
-them, up to the first that other changes need, are left out (the catalog's gap), and the listings
-of the years the gap begins and ends in are read. A change to the show's document, which every
-page shows, needs them all.
+companion transcript of one, need only the pages within twice `NEARBY_COUNT` of its episode: those
+after them, up to the first that other changes need, are left out (the catalog's gap), and the
+listings of the years the gap begins and ends in are read. A change to the show's document, which
+every page shows, needs them all.
+
+The index knows where in its page each episode is (the page's slug hashes are in its order), but
+not when it was published. So an edit in place is first read `Reach.NEAR` its place, as if it kept
+its time, which most edits do: the oldest episode's retitling reads its own page alone. When it
+moved, its new neighbours may lie past the pages read, and the fold says so (`NotLoaded`): the
+publisher reads again by its pages' bounds (`Reach.PAGES`), then with no gap (`Reach.TAIL`).
 """
 
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
 from podpages.catalog.feed_archives import archive_size, frozen_pages
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
+from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import indexed_pages
-from podpages.catalog.stored import holds_hash, slug_hash
+from podpages.catalog.stored import hash_places, holds_hash, slug_hash
 from podpages.settings import Settings
 
 # Past this feed size the head alone may take more than one sitemap part, and a publish that changes
@@ -61,9 +69,19 @@ class Window:
 WHOLE = Window(first=1)
 
 
-def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, gaps: bool = True) -> Window:
-    """What to read for `changes`: with `gaps`, the frozen pages an edit in place needs may be read
-    without those after them."""
+class Reach(Enum):
+    """How narrowly a publish reads the frozen pages an edit in place needs: the narrowest first, and
+    wider when the catalog read proves too narrow for the fold (`NotLoaded`)."""
+
+    NEAR = "near"  # those within twice NEARBY_COUNT of its episode's place in its page, taken as kept
+    PAGES = "pages"  # those within twice NEARBY_COUNT of its page, wherever in the page it falls
+    TAIL = "tail"  # those, and every page after them: no gap
+
+
+def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, reach: Reach = Reach.NEAR) -> Window:
+    """What to read for `changes`, as narrowly as `reach` says. A frozen page's slug hashes give
+    each episode's place in it; a page's publish times are not in the index, so an edit in place is
+    read `NEAR` its place as if it kept its time."""
     frozen = len(index.pages)
     feed_max_items = settings.feed_max_items
     if index.feed_max_items != feed_max_items or feed_max_items > WINDOWED_FEED_MAX or not frozen:
@@ -79,9 +97,13 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
         """The page holding the first episode whose nearby list a change at `position` can alter."""
         return max(0, position - 2 * settings.nearby_count) // size + 1
 
-    def after(page: int) -> int:
-        """The page holding the last episode whose nearby list a change on `page` can alter."""
-        return min(frozen, (page * size - 1 + 2 * settings.nearby_count) // size + 1)
+    def after(position: int) -> int:
+        """The page holding the last episode whose nearby list a change at `position` can alter."""
+        return min(frozen, (position + 2 * settings.nearby_count) // size + 1)
+
+    def spanned(pages: Iterable[int]) -> list[int]:
+        """The first and last positions of the pages."""
+        return [position for page in pages for position in ((page - 1) * size, page * size - 1)]
 
     def frozen_page(order: tuple[datetime, str]) -> int | None:
         """The frozen page an episode of that order falls into, if any."""
@@ -90,7 +112,7 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
         return next(number for number, page in enumerate(index.pages, 1) if order <= page.last)
 
     starts = [frozen + 1]  # the first page of those read on to the last
-    in_place: list[int] = []  # pages held by episodes changed in place, which need no page after them
+    in_place: list[int] = []  # positions episodes changed in place may hold: they need no page far after them
     years: set[int] = set()
     removals = puts = 0
     new: set[str] = set()  # the slugs of episodes surely not in the catalog
@@ -116,14 +138,18 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
             guids = _holding((page.guids for page in index.pages), slug_hash(guid))
             lands = frozen_page(order)
             if holding and lands is not None:  # an edit that stays in the frozen pages
-                in_place += [*holding, *guids, lands]
+                if reach is Reach.NEAR:
+                    in_place += _places(index.pages, holding, slug_hash(slug), size)
+                    in_place += spanned({*guids, lands} - set(holding))
+                else:
+                    in_place += spanned([*holding, *guids, lands])
             else:
                 starts += [before((page - 1) * size) for page in [*holding, *guids]]
                 starts.append(before((lands - 1) * size if lands else offset + bisect_left(head_orders, order)))
         elif isinstance(change, EpisodeRemoved):
             starts += [before((page - 1) * size) for page in holding]
         else:  # a companion transcript, which changes its episode's pages alone
-            in_place += holding
+            in_place += _places(index.pages, holding, slug_hash(slug), size)
     if removals:
         starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
     # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
@@ -131,9 +157,9 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
     rest = max(1, min(starts))
     first, last = rest, rest - 1
     if in_place:
-        first = min(rest, before((min(in_place) - 1) * size))
+        first = min(rest, before(min(in_place)))
         last = after(max(in_place))
-    skip = range(last + 1, rest) if gaps and last + 1 < rest else range(0)
+    skip = range(last + 1, rest) if reach is not Reach.TAIL and last + 1 < rest else range(0)
     earlier = index.pages[: first - 1]
     unread = [*earlier, *(index.pages[page - 1] for page in skip)]
     if not unread:
@@ -146,6 +172,11 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, ga
     # The index holds the listing of the year the frozen pages end in.
     years.discard(index.listed_year)
     return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)), skip)
+
+
+def _places(pages: Sequence[PageSummary], numbers: Iterable[int], wanted: str, size: int) -> list[int]:
+    """The positions in the show, on the frozen pages `numbers`, whose slug hashes are `wanted`."""
+    return [(number - 1) * size + place for number in numbers for place in hash_places(pages[number - 1].slugs, wanted)]
 
 
 def _holding(hashes: Iterable[str], wanted: str) -> list[int]:

@@ -22,9 +22,10 @@ from podpages.catalog.layout import (
 from podpages.catalog.model import Catalog
 from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import leading_version
-from podpages.catalog.window import WHOLE, Window, window
+from podpages.catalog.window import WHOLE, Reach, Window, window
 from podpages.errors import CatalogConflict
 from podpages.settings import Settings
+from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.source_bucket import SourceBucket
 
 MAX_READS = 8  # times a read starts over when a commit replaced a page it was about to read
@@ -52,24 +53,33 @@ class CatalogStore:
         self.source = source
         self.settings = settings
 
-    def read(self, show: str, changes: Iterable[Change] | None = None, gaps: bool = True) -> HeldCatalog:
-        """The show's catalog, as much of it as `changes` need (`catalog.window`), with a gap of frozen
-        pages not read if it may (`gaps`); all of it without changes."""
+    def read(self, show: str, changes: Iterable[Change] | None = None, reach: Reach = Reach.NEAR) -> HeldCatalog:
+        """The show's catalog, as much of it as `changes` need, read as narrowly as `reach` says
+        (`catalog.window`); all of it without changes."""
         if changes is None:
             return read_catalog(self.source, show)
         changes = list(changes)
-        return read_catalog(self.source, show, lambda index: window(index, changes, self.settings, gaps))
+        return read_catalog(self.source, show, lambda index: window(index, changes, self.settings, reach))
 
-    def commit(self, held: HeldCatalog, catalog: Catalog) -> None:
+    def commit(self, held: HeldCatalog, catalog: Catalog, retired: RetiredObjects | None = None) -> None:
         """Store `catalog` over `held`, if nobody has committed since it was read: the frozen pages
-        and years' listings that changed, the index, then the deletion of those it no longer names.
-        A lost race raises CatalogConflict, having deleted those it wrote that the winner does not name."""
+        and years' listings that changed, the index, then the deletion of those it no longer names,
+        at once or, given `retired`, with the rest of the publish's. A lost race raises
+        CatalogConflict, having deleted those it wrote that the winner does not name."""
         show, before = catalog.show, object_names(held.index) if held.index else set()
+        replaced = RetiredObjects(self.source) if retired is None else retired
         if catalog.keeps_nothing:
             self.source.write_catalog(show, None, held.etag)
-            self.source.delete_catalog_pages(show, before)
-            return
-        cut = split(catalog, self.settings.feed_max_items)
+            replaced.catalog_pages(show, before)
+        else:
+            replaced.catalog_pages(show, before - self._write(held, catalog, before))
+        if retired is None:
+            replaced.delete()
+
+    def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> frozenset[str]:
+        """The frozen pages, years' listings and nearby parts `held` lacks, then the index: the names
+        of the pages and listings it names."""
+        show, cut = catalog.show, split(catalog, self.settings.feed_max_items)
         pages = {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
         pages |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
         pages = {name: body for name, body in pages.items() if name not in before}
@@ -86,7 +96,7 @@ class CatalogStore:
         except CatalogConflict:
             self._take_back(show, set(pages), set(parts))
             raise
-        self.source.delete_catalog_pages(show, before - cut.names)
+        return cut.names
 
     def _take_back(self, show: str, pages: set[str], parts: set[tuple[int, str]]) -> None:
         """After a lost race, delete the pages, listings and nearby parts this commit wrote that the

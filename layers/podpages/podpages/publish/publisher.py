@@ -21,6 +21,7 @@ from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
+from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
@@ -40,6 +41,7 @@ from podpages.settings import Settings
 from podpages.storage import streamed_upload
 from podpages.storage.distribution import Distribution
 from podpages.storage.error_reports import ErrorReport
+from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
@@ -131,7 +133,7 @@ class Publisher:
             self._publish_show(show, reads)
 
     def _publish_show(self, show: str, reads: list[Read]) -> None:
-        written = Refresh()
+        written, retired = Refresh(), RetiredObjects(self.source)
         changes = [read.change for read in reads]
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes)
@@ -141,7 +143,7 @@ class Publisher:
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
-                self.catalogs.commit(held, update.after)
+                self.catalogs.commit(held, update.after, retired)
                 break
             except CatalogConflict:
                 metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
@@ -151,7 +153,7 @@ class Publisher:
         if update.after == before:
             self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
         else:
-            self.write_listings(update.after, written, held.index.pages if held.index else ())
+            self.write_listings(update.after, written, retired, held.index.pages if held.index else ())
         parts_before, parts = (
             sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
         )
@@ -164,25 +166,25 @@ class Publisher:
             *update.applied,
             *(read.change for read in reads if is_removal(read.change)),
         ]
-        if settled:
-            self.source.delete_error_reports([change.source.key for change in settled])
+        retired.error_reports(change.source.key for change in settled)
+        retired.delete()
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
 
     def fold_into(self, show: str, changes: list[Change]) -> tuple[HeldCatalog, ShowUpdate]:
-        """The show's catalog as read for `changes`, and `changes` folded into it. A window that
-        leaves a gap of frozen pages not read can prove too narrow, when an episode's slug shares
-        its hash with one of a frozen page: then it is read again, on to the last page."""
-        held = self.catalogs.read(show, changes)
-        try:
-            return held, fold(held.catalog, changes, self.settings)
-        except NotLoaded:
-            if not held.catalog.gap:
-                raise
-        logger.info("the frozen pages read did not hold what the changes need; reading on to the last", show=show)
-        held = self.catalogs.read(show, changes, gaps=False)
-        return held, fold(held.catalog, changes, self.settings)
+        """The show's catalog as read for `changes`, and `changes` folded into it. It is read as
+        narrowly as an edit in place may need (`catalog.window`), then wider when that proves too
+        narrow: an edit that moves its episode, or a slug sharing its hash with another's."""
+        for reach in Reach:
+            held = self.catalogs.read(show, changes, reach)
+            try:
+                return held, fold(held.catalog, changes, self.settings)
+            except NotLoaded:
+                if reach is Reach.TAIL:
+                    raise
+                logger.info("the frozen pages read did not hold what the changes need; reading more", show=show)
+        raise AssertionError("unreachable: the widest reach raises")
 
     def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
         """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
@@ -214,13 +216,19 @@ class Publisher:
         self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
-    def write_listings(self, catalog: Catalog, refresh: Refresh, replaced: Sequence[PageSummary] = ()) -> None:
+    def write_listings(
+        self,
+        catalog: Catalog,
+        refresh: Refresh,
+        retired: RetiredObjects | None = None,
+        replaced: Sequence[PageSummary] = (),
+    ) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed; and its nearby index, which the nearby API reads. The
         feed goes last: while it is current, so are the others, which is what `relist_if_behind`
         relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, replaced)
+        self.write_nearby_index(catalog, replaced, retired)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -228,16 +236,22 @@ class Publisher:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
 
-    def write_nearby_index(self, catalog: Catalog, replaced: Sequence[PageSummary] = ()) -> None:
+    def write_nearby_index(
+        self, catalog: Catalog, replaced: Sequence[PageSummary] = (), retired: RetiredObjects | None = None
+    ) -> None:
         """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
         the catalog's commit wrote; then the parts of the frozen pages it `replaced` that it no longer
-        names go. None at all once the show publishes nothing."""
+        names go, at once or, given `retired`, with the rest of the publish's. None at all once the
+        show publishes nothing."""
         show, digests = catalog.show, nearby_digests(catalog, self.settings.feed_max_items)
         if catalog.is_empty:
             self.source.write_nearby_index(show, None)
         else:
             self.source.write_nearby_index(show, nearby_index(catalog, self.settings.feed_max_items, digests))
-        if gone := set(enumerate((page.nearby for page in replaced), 1)) - set(enumerate(digests, 1)):
+        gone = set(enumerate((page.nearby for page in replaced), 1)) - set(enumerate(digests, 1))
+        if retired is not None:
+            retired.nearby_parts(show, gone)
+        elif gone:
             self.source.delete_nearby_parts(show, gone)
 
     def relist_if_behind(self, catalog: Catalog, slugs: set[str]) -> None:
@@ -274,17 +288,18 @@ class Publisher:
             return
         with self.lease(self.source, request.show):
             held = self.catalogs.read(request.show)
-            catalog = held.catalog
+            catalog, retired = held.catalog, RetiredObjects(self.source)
             replaced: Sequence[PageSummary] = ()
             if request.listings and not held.cut_for(self.settings.feed_max_items):
-                self.catalogs.commit(held, catalog)  # stored as this podpages stores it, after a deploy
+                self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
                 replaced = held.index.pages if held.index else ()
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), replaced)
+                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), retired, replaced)
                 self.keep_indexed(catalog)
+            retired.delete()
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
     def announce(self, news: bool = True) -> None:

@@ -99,7 +99,7 @@ class SourceBucket:
             return {name: None if stored is None else stored.body for name, stored in zip(names, bodies, strict=True)}
 
     def delete_catalog_pages(self, show: str, names: Iterable[str]) -> None:
-        self._delete(sorted(catalog_page_key(show, name) for name in names))
+        self.delete(sorted(catalog_page_key(show, name) for name in names))
 
     def write_lease(self, show: str, body: bytes, etag: str | None) -> str | None:
         """Create the show's lease, or replace the version read with `etag`; its new ETag, or None
@@ -151,7 +151,7 @@ class SourceBucket:
 
     def delete_nearby_parts(self, show: str, parts: Iterable[tuple[int, str]]) -> None:
         """The parts, by page and digest, that the show's nearby index no longer names."""
-        self._delete(sorted(nearby_part_key(show, page, digest) for page, digest in parts))
+        self.delete(sorted(nearby_part_key(show, page, digest) for page, digest in parts))
 
     def write_error_report(self, report: ErrorReport) -> None:
         self.client.put_object(
@@ -178,9 +178,10 @@ class SourceBucket:
 
     def delete_error_reports(self, keys: list[str]) -> None:
         """Clear the reports of uploads that have since been accepted, in as few requests as S3 allows."""
-        self._delete(sorted({error_report_key(key) for key in keys}))
+        self.delete(sorted({error_report_key(key) for key in keys}))
 
-    def _delete(self, keys: list[str]) -> None:
+    def delete(self, keys: list[str]) -> None:
+        """Delete `keys`, in as few requests as S3 allows: none for none."""
         for start in range(0, len(keys), DELETE_BATCH):
             objects = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
             self.client.delete_objects(Bucket=self.name, Delete={"Objects": objects, "Quiet": True})
