@@ -129,11 +129,15 @@ class Publisher:
     def publish_show(self, show: str, reads: list[Read]) -> None:
         """Under the show's lease, fold `reads` into its catalog, write what went stale, then
         commit the catalog."""
-        with logger.append_context_keys(show=show, **correlation_keys(reads)), self.lease(self.source, show):
-            self._publish_show(show, reads)
+        with (
+            logger.append_context_keys(show=show, **correlation_keys(reads)),
+            self.lease(self.source, show),
+            RetiredObjects(self.source) as retired,  # deleted under the lease, before it is released
+        ):
+            self._publish_show(show, reads, retired)
 
-    def _publish_show(self, show: str, reads: list[Read]) -> None:
-        written, retired = Refresh(), RetiredObjects(self.source)
+    def _publish_show(self, show: str, reads: list[Read], retired: RetiredObjects) -> None:
+        written = Refresh()
         changes = [read.change for read in reads]
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes)
@@ -167,7 +171,6 @@ class Publisher:
             *(read.change for read in reads if is_removal(read.change)),
         ]
         retired.error_reports(change.source.key for change in settled)
-        retired.delete()
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
@@ -286,9 +289,9 @@ class Publisher:
             self.write_site_files()
             logger.info("site files rebuilt")
             return
-        with self.lease(self.source, request.show):
+        with self.lease(self.source, request.show), RetiredObjects(self.source) as retired:
             held = self.catalogs.read(request.show)
-            catalog, retired = held.catalog, RetiredObjects(self.source)
+            catalog = held.catalog
             replaced: Sequence[PageSummary] = ()
             if request.listings and not held.cut_for(self.settings.feed_max_items):
                 self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
@@ -299,7 +302,6 @@ class Publisher:
             if request.listings:
                 self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), retired, replaced)
                 self.keep_indexed(catalog)
-            retired.delete()
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
     def announce(self, news: bool = True) -> None:

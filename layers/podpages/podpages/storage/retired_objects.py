@@ -1,6 +1,11 @@
 """What a publish leaves behind in the source bucket, deleted together once it is done."""
 
 from collections.abc import Iterable
+from contextlib import suppress
+from types import TracebackType
+from typing import Self
+
+from botocore.exceptions import BotoCoreError, ClientError
 
 from podpages.storage.error_reports import error_report_key
 from podpages.storage.source_bucket import SourceBucket, catalog_page_key, nearby_part_key
@@ -10,7 +15,8 @@ class RetiredObjects:
     """The frozen pages and years' listings a commit replaced, the nearby parts a nearby index
     stopped naming, the error reports of uploads a publish settled. Each is added once nothing
     names it any more, and all go in one DeleteObjects request at the publish's end, where each
-    kind made its own. A publish that fails before its end leaves them: nothing reads them."""
+    kind made its own. Held in a `with` block, they go at its end, whether the publish succeeds or
+    fails: a failure after the commit still deletes what the commit replaced."""
 
     def __init__(self, source: SourceBucket):
         self.source = source
@@ -30,3 +36,16 @@ class RetiredObjects:
     def delete(self) -> None:
         keys, self.keys = sorted(self.keys), set()
         self.source.delete(keys)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if error is None:
+            self.delete()
+            return
+        # The publish's own error is the one to raise: should S3 fail this too, they stay, unread.
+        with suppress(BotoCoreError, ClientError):
+            self.delete()

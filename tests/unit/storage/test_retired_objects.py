@@ -1,0 +1,68 @@
+"""What a publish retires from the source bucket goes in one DeleteObjects request at its end, and
+still goes when the publish fails after its commit, against moto's in-process S3."""
+
+import pytest
+
+from podpages.storage.retired_objects import RetiredObjects
+from podpages.storage.source_bucket import SourceBucket
+
+KEPT = "catalog/daily/page-2-kept.json"
+RETIRED = ["catalog/daily/page-1-old.json", "catalog/daily/nearby-1-old.json", "errors/episodes/daily/e01.json.json"]
+
+
+@pytest.fixture
+def stored(s3):
+    for key in [KEPT, *RETIRED]:
+        s3.put_object(Bucket="source-bucket", Key=key, Body=b"{}")
+    return s3
+
+
+def keys(s3) -> list[str]:
+    return sorted(item["Key"] for item in s3.list_objects_v2(Bucket="source-bucket").get("Contents", []))
+
+
+def retire_every_kind(retired: RetiredObjects) -> None:
+    retired.catalog_pages("daily", ["page-1-old.json"])
+    retired.nearby_parts("daily", [(1, "old")])
+    retired.error_reports(["episodes/daily/e01.json"])
+
+
+def test_every_kind_retired_goes_in_one_request_at_the_end(stored, source):
+    requests = []
+    stored.meta.events.register("before-call.s3", lambda model, **_: requests.append(model.name))
+
+    with RetiredObjects(source) as retired:
+        retire_every_kind(retired)
+        assert keys(stored) == sorted([KEPT, *RETIRED])  # nothing goes before the end
+        requests.clear()
+
+    assert requests == ["DeleteObjects"]
+    assert keys(stored) == [KEPT]
+
+
+def test_nothing_retired_makes_no_request(stored, source):
+    requests = []
+    stored.meta.events.register("before-call.s3", lambda model, **_: requests.append(model.name))
+
+    with RetiredObjects(source):
+        pass
+
+    assert requests == []
+
+
+def test_a_publish_that_fails_still_deletes_what_it_retired_and_raises_its_own_error(stored, source):
+    with pytest.raises(RuntimeError, match="the feed's write failed"), RetiredObjects(source) as retired:
+        retire_every_kind(retired)
+        raise RuntimeError("the feed's write failed")
+
+    assert keys(stored) == [KEPT]
+
+
+def test_a_deletion_that_fails_as_well_leaves_the_publish_s_own_error_raised(stored):
+    gone = SourceBucket(stored, "no-such-bucket")
+
+    with pytest.raises(RuntimeError, match="the feed's write failed"), RetiredObjects(gone) as retired:
+        retire_every_kind(retired)
+        raise RuntimeError("the feed's write failed")
+
+    assert keys(stored) == sorted([KEPT, *RETIRED])
