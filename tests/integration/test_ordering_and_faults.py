@@ -292,6 +292,48 @@ def test_listings_lost_after_the_commit_of_an_edit_the_feed_does_not_show_are_wr
     lose_after_the_commit_then_redeliver(stack, render_function, "daily/2026/index.html", b"Retitled", tmp_path)
 
 
+def test_a_nearby_index_lost_after_the_commit_of_an_edit_of_a_frozen_page_is_written_again(
+    stack, tmp_path, render_function, monkeypatch
+):
+    # Given a feed of 2, and 26 episodes: the 1st is in the first of two frozen pages of 2
+    settings = dataclasses.replace(stack.settings, feed_max_items=2)
+    monkeypatch.setattr(stack, "settings", settings)
+    monkeypatch.setattr(render_function.publisher, "settings", settings)
+    for day in range(1, 27):
+        document = episode_document(f"Day {day}", f"2026-01-{day:02d}T09:00:00Z")
+        stack.upload(f"episodes/daily/day-{day}.json", json.dumps(document))
+    stack.deliver()
+    named_before = nearby_parts_named(stack)
+    assert len(named_before) == 2
+    stack.upload("episodes/daily/day-1.json", json.dumps(episode_document("Retitled", "2026-01-01T09:00:00Z")))
+
+    # When its edit commits, with the first page's new nearby part, and then the write of the
+    # show's nearby index fails: the index still names the old part, which is still there
+    first = deliver_losing_the_first_put_of(stack, render_function, "catalog/daily.nearby.json")
+    assert len(first.failed) == 1
+    assert nearby_parts_named(stack) == named_before
+    assert nearby_parts_stored(stack) == named_before | {next(iter(nearby_parts_stored(stack) - named_before))}
+
+    # Then the redelivery, which folds nothing and whose feed and listings are as the catalog's,
+    # writes the nearby index again, naming the new part, and deletes the old one
+    second = stack.deliver()
+    assert second.failed == []
+    named = nearby_parts_named(stack)
+    assert len(named - named_before) == 1 and nearby_parts_stored(stack) == named
+    assert b"Retitled" in stack.read(stack.source, next(iter(named - named_before)))
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def nearby_parts_named(stack) -> set[str]:
+    """The keys of the parts the show's nearby index names."""
+    index = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    return {f"catalog/daily/nearby-{page}-{digest}.json" for page, (_hashes, digest) in enumerate(index["pages"], 1)}
+
+
+def nearby_parts_stored(stack) -> set[str]:
+    return {key for key in stack.keys(stack.source, "catalog/daily/") if "/nearby-" in key}
+
+
 def publish_days(stack, days: range) -> None:
     """Episodes `day-<n>`, on the nth of January 2026, in one delivery."""
     for day in days:

@@ -21,6 +21,7 @@ from podpages.catalog.nearby_index import nearby_digests, nearby_index
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
+from podpages.catalog.stored import load_nearby_index
 from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -155,9 +156,12 @@ class Publisher:
         else:
             raise CatalogConflict(show)
         if update.after == before:
-            self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
+            self.relist_if_behind(
+                update.after, {slug for change in changes if (slug := change.source.episode)}, retired
+            )
         else:
-            self.write_listings(update.after, written, retired, held.index.pages if held.index else ())
+            named = [page.nearby for page in held.index.pages] if held.index else []
+            self.write_listings(update.after, written, retired, named)
         parts_before, parts = (
             sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
         )
@@ -224,14 +228,14 @@ class Publisher:
         catalog: Catalog,
         refresh: Refresh,
         retired: RetiredObjects | None = None,
-        replaced: Sequence[PageSummary] = (),
+        named: Sequence[str] = (),
     ) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
-        an episode whose publish then failed; and its nearby index, which the nearby API reads. The
-        feed goes last: while it is current, so are the others, which is what `relist_if_behind`
-        relies on."""
+        an episode whose publish then failed; and its nearby index, which the nearby API reads, in
+        place of one that `named` those parts. The feed goes last: while it is current, so are the
+        others, which is what `relist_if_behind` relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, replaced, retired)
+        self.write_nearby_index(catalog, named, retired)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -240,45 +244,56 @@ class Publisher:
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
 
     def write_nearby_index(
-        self, catalog: Catalog, replaced: Sequence[PageSummary] = (), retired: RetiredObjects | None = None
+        self, catalog: Catalog, named: Sequence[str] = (), retired: RetiredObjects | None = None
     ) -> None:
         """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
-        the catalog's commit wrote; then the parts of the frozen pages it `replaced` that it no longer
-        names go, at once or, given `retired`, with the rest of the publish's. None at all once the
-        show publishes nothing."""
-        show, digests = catalog.show, nearby_digests(catalog, self.settings.feed_max_items)
-        if catalog.is_empty:
-            self.source.write_nearby_index(show, None)
-        else:
-            self.source.write_nearby_index(show, nearby_index(catalog, self.settings.feed_max_items, digests))
-        gone = set(enumerate((page.nearby for page in replaced), 1)) - set(enumerate(digests, 1))
-        if retired is not None:
-            retired.nearby_parts(show, gone)
-        elif gone:
-            self.source.delete_nearby_parts(show, gone)
+        the catalog's commit wrote; then the parts of those the index it replaces `named` (their
+        digests, by page) that it no longer names go, at once or, given `retired`, with the rest of
+        the publish's. None at all once the show publishes nothing."""
+        digests = nearby_digests(catalog, self.settings.feed_max_items)
+        self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, digests))
+        self.retire_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)), retired)
 
-    def relist_if_behind(self, catalog: Catalog, slugs: set[str]) -> None:
+    def nearby_index(self, catalog: Catalog, digests: Sequence[str]) -> bytes | None:
+        """The show's nearby index as `catalog` makes it, given its parts' digests; None once the
+        show publishes nothing."""
+        return None if catalog.is_empty else nearby_index(catalog, self.settings.feed_max_items, digests)
+
+    def retire_parts(self, show: str, parts: set[tuple[int, str]], retired: RetiredObjects | None) -> None:
+        """The nearby parts, by page and digest, that the show's nearby index no longer names."""
+        if retired is not None:
+            retired.nearby_parts(show, parts)
+        elif parts:
+            self.source.delete_nearby_parts(show, parts)
+
+    def relist_if_behind(self, catalog: Catalog, slugs: set[str], retired: RetiredObjects) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
         redelivery then folds nothing new. So when nothing is new, the feed is compared with the
         catalog's, and the listings are written again if it differs. The feed does not show an edit
         of an episode past its newest: the listings that show the episodes `slugs` are compared
-        too, and those that differ written again."""
+        too, and those that differ written again, and so is the nearby index."""
+        stored = self.source.read_nearby_index(catalog.show)
+        named = [digest for _hashes, digest in load_nearby_index(stored.body)["pages"]] if stored else []
         current = self.site.sha256(site_paths.object_key(site_paths.feed(catalog.show)))
         expected = None if catalog.is_empty else streamed_upload.sha256(feed(catalog, self.settings).parts())
-        if current == expected:
-            if not catalog.is_empty:
-                refresh = listings_of(catalog, slugs, self.settings.feed_max_items)
-                listings = [*listing_plan(catalog, refresh, self.settings).puts]
-                listings += feed_plan(catalog, refresh, self.settings).puts
-                if behind := [
-                    item for item in listings if self.site.sha256(item.key) != streamed_upload.sha256(item.parts())
-                ]:
-                    logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
-                    self.write(Plan(puts=behind))
+        if current != expected:
+            logger.warning("listings behind the catalog; writing them again", show=catalog.show)
+            whole = self.catalogs.read(catalog.show).catalog
+            self.write_listings(whole, all_listings(whole, self.settings.feed_max_items), retired, named)
             return
-        logger.warning("listings behind the catalog; writing them again", show=catalog.show)
-        whole = self.catalogs.read(catalog.show).catalog
-        self.write_listings(whole, all_listings(whole, self.settings.feed_max_items))
+        if catalog.is_empty:
+            return
+        refresh = listings_of(catalog, slugs, self.settings.feed_max_items)
+        listings = [*listing_plan(catalog, refresh, self.settings).puts]
+        listings += feed_plan(catalog, refresh, self.settings).puts
+        if behind := [item for item in listings if self.site.sha256(item.key) != streamed_upload.sha256(item.parts())]:
+            logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
+            self.write(Plan(puts=behind))
+        digests = nearby_digests(catalog, self.settings.feed_max_items)
+        if (stored.body if stored else None) != (index := self.nearby_index(catalog, digests)):
+            logger.warning("nearby index behind the catalog; writing it again", show=catalog.show)
+            self.source.write_nearby_index(catalog.show, index)
+            self.retire_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)), retired)
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -300,7 +315,8 @@ class Publisher:
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), retired, replaced)
+                named = [page.nearby for page in replaced]
+                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), retired, named)
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
