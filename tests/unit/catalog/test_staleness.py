@@ -94,12 +94,45 @@ def test_a_fold_publishes_the_transcripts_of_applied_uploads_and_removes_those_o
 
     update = fold(before, changes, SETTINGS)
 
+    # e02 had no transcript and has none: it has no file to write or delete
     assert update.refresh.transcripts == {
         "e01": TranscriptUpdate("episodes/daily/e01.json"),
-        "e02": TranscriptUpdate(None),
         "e03": TranscriptUpdate(None),
     }
     assert update.applied == changes and update.rejected == []
+
+
+def test_an_episode_uploaded_again_with_the_same_transcript_writes_no_transcript_file():
+    # Given an episode published with a transcript
+    text = "Hello. " * 400  # longer than its excerpt
+    published = fold(
+        daily_catalog(3),
+        [put_episode("daily", "e01", episode_document("Episode 1", "2025-12-21T09:00:00Z", transcript=text))],
+        SETTINGS,
+    ).after
+
+    def transcripts_after(title: str, transcript: str | None) -> dict[str, TranscriptUpdate]:
+        document = episode_document(title, "2025-12-21T09:00:00Z", transcript=transcript)
+        return fold(published, [put_episode("daily", "e01", document)], SETTINGS).refresh.transcripts
+
+    # A retitling with the same text writes its page, not its transcript file
+    assert transcripts_after("Retitled", text) == {}
+    # A text changed past the excerpt, which no page shows, writes the file
+    assert transcripts_after("Episode 1", text + "Goodbye.") == {"e01": TranscriptUpdate("episodes/daily/e01.json")}
+    # And a text taken away deletes it
+    assert transcripts_after("Episode 1", None) == {"e01": TranscriptUpdate(None)}
+    # An entry stored before the digest was kept writes it again, as it cannot tell
+    stored_before = published.model_copy(
+        update={
+            "episodes": tuple(
+                entry.model_copy(update={"transcript_digest": None}) if entry.slug == "e01" else entry
+                for entry in published.episodes
+            )
+        }
+    )
+    document = episode_document("Retitled", "2025-12-21T09:00:00Z", transcript=text)
+    refresh = fold(stored_before, [put_episode("daily", "e01", document)], SETTINGS).refresh
+    assert refresh.transcripts == {"e01": TranscriptUpdate("episodes/daily/e01.json")}
 
 
 def test_a_fold_sets_aside_a_change_the_catalog_refuses_and_applies_the_rest():

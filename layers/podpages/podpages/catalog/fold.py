@@ -32,7 +32,7 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
             continue
         if result is not after:
             applied.append(change)
-            if slug := _episode_of(change):
+            if (slug := _episode_of(change)) and _transcript_touched(after, result, change, slug):
                 touched.add(slug)
                 shown |= {slug} if _shows_companion(after, slug) else set()
         after = result
@@ -52,6 +52,19 @@ def _episode_of(change: Change) -> str | None:
         case TranscriptPut(source=source) | TranscriptRemoved(source=source):
             return source.episode_slug
     return None
+
+
+def _transcript_touched(before: Catalog, after: Catalog, change: Change, slug: str) -> bool:
+    """Whether an applied change may alter the episode's transcript files. An episode's JSON does
+    not, when the episode was published before with the same transcript text, or with a companion
+    transcript, whose files it leaves as they are; its transcript page, which shows the episode's
+    title, is told apart (`transcript_page_stale`)."""
+    if not isinstance(change, EpisodePut):
+        return True
+    old, new = before.entry(slug), after.entry(slug)
+    if old is None or new is None or (before.companion(slug) is not None) != (after.companion(slug) is not None):
+        return True
+    return after.companion(slug) is None and new.transcript_file_differs(old)
 
 
 def _shows_companion(catalog: Catalog, slug: str) -> bool:

@@ -11,6 +11,7 @@ the hundreds after it. A publish reads the window its changes need (`catalog.win
 for what lies outside raises `NotLoaded`.
 """
 
+import hashlib
 import uuid
 from bisect import insort
 from datetime import UTC, datetime, timedelta
@@ -104,6 +105,11 @@ class NotLoaded(PodpagesError):
     """A question about episodes in frozen pages that the catalog's window does not hold."""
 
 
+def transcript_digest(text: str) -> str:
+    """Sixteen hex digits of the text's SHA-256."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 class CatalogEntry(BaseModel):
     """One published episode, as the show's listings see it."""
 
@@ -114,6 +120,9 @@ class CatalogEntry(BaseModel):
     episode: Episode  # as `kept` leaves it
     excerpt: tuple[str, ...] = ()
     transcript: bool = False  # a transcript file is published beside the page
+    # The JSON's transcript text's digest: a re-upload with the same text writes no transcript file.
+    # None for an entry stored before it was kept, whose file is then written again.
+    transcript_digest: str | None = since_v2(None)
     sequencer: str | None = None
     # The long texts, which a publish sets aside on disk while it holds the entry (`spooled_text`):
     notes_html: LongText = since_v2(None)  # the show notes, rendered once when the upload was folded
@@ -178,6 +187,7 @@ class CatalogEntry(BaseModel):
             episode=cls.kept(episode),
             excerpt=tuple(excerpt(episode.transcript, excerpt_chars)) if episode.transcript else (),
             transcript=episode.transcript is not None,
+            transcript_digest=transcript_digest(episode.transcript) if episode.transcript else None,
             sequencer=sequencer,
             notes_html=notes_html(episode.notes) if episode.notes else None,
             chapters_json=_chapters_json(episode.chapters),
@@ -199,8 +209,16 @@ class CatalogEntry(BaseModel):
         )
 
     def content(self) -> "CatalogEntry":
-        """The entry without its bookkeeping, to tell whether a page must change."""
-        return self.model_copy(update={"sequencer": None})
+        """The entry without its bookkeeping, to tell whether a page must change: no page shows the
+        transcript past its excerpt."""
+        return self.model_copy(update={"sequencer": None, "transcript_digest": None})
+
+    def transcript_file_differs(self, before: "CatalogEntry | None") -> bool:
+        """Whether the transcript file the JSON's text makes may differ from the one `before`
+        made: written, changed or gone."""
+        if before is None or not (before.transcript or self.transcript):
+            return before is None
+        return before.transcript_digest is None or before.transcript_digest != self.transcript_digest
 
 
 class Catalog(BaseModel):
