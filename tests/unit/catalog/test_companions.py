@@ -4,9 +4,10 @@ WebVTT preferred; and what a batch makes of them for the transcript files."""
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut, TranscriptRemoved
 from podpages.catalog.fold import fold
 from podpages.catalog.model import Catalog
-from podpages.catalog.staleness import TranscriptUpdate
+from podpages.catalog.staleness import Refresh, TranscriptUpdate
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
+from podpages.render.plans import transcript_plan
 from support.catalogs import SETTINGS, episode_document, put_episode, put_show, show_document
 
 CUES = (Cue(0, 2000, "Hello there.", "Ada"), Cue(2000, 4000, "Hi.", "Priya"))
@@ -93,4 +94,23 @@ def test_a_show_document_renders_every_transcript_page_again():
 
     update = fold(catalog, [put_show("s", show_document("Renamed"))], SETTINGS)
 
-    assert update.refresh.transcripts == {"ep": TranscriptUpdate(VTT)}
+    # The page, which shows the show's title: not the files, which do not
+    assert update.refresh.transcripts == {"ep": TranscriptUpdate(VTT, files=False)}
+
+
+def test_an_edit_of_an_episode_with_a_companion_renders_its_transcript_page_alone():
+    catalog = published(transcript="The JSON's own words.").apply(put(VTT), 1500)
+
+    retitled = fold(
+        catalog, [put_episode("s", "ep", episode_document("Retitled", transcript="Other words."))], SETTINGS
+    )
+    plan = transcript_plan(retitled.after, "ep", retitled.refresh.transcripts["ep"], SETTINGS, {VTT: CUES})
+
+    # The JSON's text gives way to the companion's, whose files stay as they are: its page shows
+    # the episode's title, and is written alone
+    assert retitled.refresh.transcripts == {"ep": TranscriptUpdate(VTT, files=False)}
+    assert [item.key for item in plan.puts] == ["s/ep/transcript/index.html"] and plan.deletes == []
+    # And a fold again after a lost race, whose first fold wrote the files, still writes them
+    written = Refresh(transcripts={"ep": TranscriptUpdate(VTT)})
+    written |= retitled.refresh
+    assert written.transcripts == {"ep": TranscriptUpdate(VTT)}

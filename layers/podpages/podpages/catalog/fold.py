@@ -39,7 +39,8 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
     refresh = stale(before, after, settings.nearby_count, settings.feed_max_items)
     pages = {slug for slug in refresh.episodes if transcript_page_stale(before, after, slug)}
     refresh.transcripts = {
-        slug: transcript_update(after, slug, had_companion=slug in shown) for slug in touched | pages
+        slug: transcript_update(after, slug, had_companion=slug in shown, files=slug in touched)
+        for slug in touched | pages
     }
     return ShowUpdate(after, refresh, applied, rejected)
 

@@ -5,7 +5,7 @@ pages whose nearby lists now differ, the archive pages of the years touched, and
 show's feed, page and sitemap parts. That keeps its cost flat however large the show grows.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from podpages.catalog.feed_archives import (
     SHOW_PAGE_EPISODES,
@@ -26,6 +26,13 @@ class TranscriptUpdate:
 
     source: str | None  # that upload's key; None when the episode has no transcript, or is gone
     had_companion: bool = False  # a companion's formats and page may be on the site: they go unless rewritten
+    # A companion's files in each format too, not its page alone: an edit of the episode's JSON
+    # changes the page (it shows the episode's title), not the files.
+    files: bool = True
+
+    def after(self, earlier: "TranscriptUpdate") -> "TranscriptUpdate":
+        """This update, made after `earlier` (a fold again after a lost race): whatever either writes."""
+        return replace(self, files=self.files or earlier.files)
 
 
 @dataclass
@@ -50,7 +57,9 @@ class Refresh:
     def __ior__(self, other: "Refresh") -> "Refresh":
         self.episodes |= other.episodes
         self.years |= other.years
-        self.transcripts |= other.transcripts
+        for slug, update in other.transcripts.items():
+            earlier = self.transcripts.get(slug)
+            self.transcripts[slug] = update if earlier is None else update.after(earlier)
         self.chapters |= other.chapters
         self.listings |= other.listings
         self.show_page |= other.show_page
@@ -66,10 +75,10 @@ class Refresh:
         return bool(self.episodes or self.years or self.transcripts or self.chapters or self.listings)
 
 
-def transcript_update(catalog: Catalog, slug: str, had_companion: bool) -> TranscriptUpdate:
-    """The transcript files the episode has in `catalog`."""
+def transcript_update(catalog: Catalog, slug: str, had_companion: bool, files: bool = True) -> TranscriptUpdate:
+    """The transcript files the episode has in `catalog`: a companion's page alone, without `files`."""
     entry = catalog.entry(slug)
-    return TranscriptUpdate(transcript_source(catalog, entry) if entry else None, had_companion)
+    return TranscriptUpdate(transcript_source(catalog, entry) if entry else None, had_companion, files)
 
 
 def transcript_source(catalog: Catalog, entry: CatalogEntry) -> str | None:

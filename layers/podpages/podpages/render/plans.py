@@ -61,8 +61,9 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: T
 def transcript_plan(
     catalog: Catalog, slug: str, update: TranscriptUpdate, settings: Settings, sources: TranscriptSources
 ) -> Plan:
-    """An episode's transcript files: every format and the page from a companion, the text alone from
-    the JSON, or none; and the companion's files deleted where no companion is published any more."""
+    """An episode's transcript files: every format and the page from a companion (the page alone
+    when `update.files` is off), the text alone from the JSON, or none; and the companion's files
+    deleted where no companion is published any more."""
     show = catalog.show
     text_path = site_paths.transcript(show, slug)
     companion_keys = [site_paths.object_key(site_paths.transcript_file(show, slug, ext)) for ext in COMPANION_FORMATS]
@@ -76,7 +77,8 @@ def transcript_plan(
         return Plan()
     if isinstance(source, str):
         return Plan(puts=[site_objects.plain_text(text_path, source)], deletes=stale_companion)
-    return Plan(puts=[*transcript_files(show, slug, source), transcript_page(catalog, entry, source, settings)])
+    files = transcript_files(show, slug, source) if update.files else []
+    return Plan(puts=[*files, transcript_page(catalog, entry, source, settings)])
 
 
 def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
