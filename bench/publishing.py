@@ -181,6 +181,25 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
     return measured
 
 
+def removal(stack: Stack, episodes: int, number: int) -> dict:
+    """Episode `number` of the show `edits` left, its upload deleted: every archive page after it
+    shifts, so the publish reads and writes each of them. Its S3 requests and bytes, and the
+    function's CPU and end-to-end time."""
+    key = f"episodes/bench/episode-{number:05d}.json"
+    stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)  # uploaded by its edit
+    run = _deliver(stack)
+    return {
+        "episodes": episodes,
+        "removed": number,
+        "s3_requests": len(run["calls"]),
+        "s3_requests_by_operation": dict(Counter(operation for operation, _key in run["calls"])),
+        "bytes_read": run["bytes_read"],
+        "bytes_written": run["bytes_written"],
+        "function_cpu_ms": round(run["cpu"] * 1000, 1),
+        "end_to_end_ms": round(run["end_to_end"] * 1000, 1),
+    }
+
+
 def occasional(count: int, feed_max_items: int) -> bool:
     """Whether the publish that makes a show's `count`th episode fills an archive page, freezes one,
     or lists a frozen page's sitemap part in the site's index, which a publish does once in 100 each
@@ -203,11 +222,16 @@ def write_episode(folder: Path, number: int, hours_apart: int = HOURS_APART) -> 
 
 
 def _publish(stack: Stack, episode: Path) -> dict:
-    """Upload `episode` and deliver its event: the function's S3 requests, bytes and CPU time, and
-    the time from the delivery's start to its end."""
+    """Upload `episode` and deliver its event (`_deliver`)."""
     stack.s3.put_object(
         Bucket=stack.resources.source_bucket, Key=f"episodes/bench/{episode.name}", Body=episode.read_bytes()
     )
+    return _deliver(stack)
+
+
+def _deliver(stack: Stack) -> dict:
+    """Deliver the queue's events: the function's S3 requests, bytes and CPU time, and the time from
+    the delivery's start to its end."""
     mapping = stack.mapping()
     stack.clear()
     # The function runs in this thread, moto's server in others: thread time is the function's CPU,
@@ -354,6 +378,8 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # An edit of an episode the feed holds, one of the oldest, and one amid a frozen page.
         print(f"edits in a show of {EDITED_SHOW:,} episodes …", file=sys.stderr)
         edited = edits(stack, EDITED_SHOW, [EDITED_SHOW - 500, 0, EDITED_SHOW // 2 + 50])
+        print(f"removal of the oldest of {EDITED_SHOW:,} …", file=sys.stderr)
+        removed = removal(stack, EDITED_SHOW, 0)
         print("back-fill of 1,000 …", file=sys.stderr)
         filled = backfill(stack)
     print("peak memory at 10,000 …", file=sys.stderr)
@@ -364,6 +390,7 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         "freezing_publish": freezing,
         "sitemap_indexing_publish": indexing,
         "edits": edited,
+        "removal": removed,
         "backfill": filled,
         "memory": peak_memory(min(max(sizes), 10_000)),
     }

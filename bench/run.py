@@ -120,6 +120,18 @@ def rows(results: dict) -> list[Row]:
                 strict=True,
             )
         ),
+        *(
+            Row(
+                f"a removal of episode {removed['removed'] + 1:,} of {removed['episodes']:,} (the oldest: every "
+                "archive page after it shifts)",
+                f"{removed['s3_requests']:,} S3 requests, {removed['bytes_read'] / 1e6:.1f} MB read, "
+                f"{removed['bytes_written'] / 1e6:.1f} MB written, {removed['end_to_end_ms'] / 1000:.1f} s",
+                "at most 20 requests",
+                removed["s3_requests"] <= 20,
+            )
+            for removed in [results["publishing"].get("removal")]
+            if removed
+        ),
         Row(
             f"single publish at {largest['episodes']:,} (domain / end to end)",
             f"{largest['domain_ms']} ms / {largest['end_to_end_ms']} ms",
