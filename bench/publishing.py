@@ -34,6 +34,7 @@ from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
+from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
@@ -148,7 +149,7 @@ def as_last_published(stack: Stack, episodes: int, hours_apart: int, settings: S
     stack.reset()
     publisher = Publisher(stack.source, stack.site, settings)
     publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
-    publisher.write_nearby_index(catalog)
+    publisher.write_nearby_index(catalog, RetiredObjects(stack.source))  # it replaces no index: nothing to retire
     plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
@@ -166,18 +167,7 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
         edited = folder / "episodes" / "bench" / f"episode-{number:05d}.json"
         document = json.loads(edited.read_text())
         edited.write_text(json.dumps(document | {"title": f"{document['title']} (retitled)"}))
-        run = _publish(stack, edited)
-        measured.append(
-            {
-                "episodes": episodes,
-                "edited": number,
-                "s3_requests": len(run["calls"]),
-                "s3_requests_by_operation": dict(Counter(operation for operation, _key in run["calls"])),
-                "bytes_read": run["bytes_read"],
-                "bytes_written": run["bytes_written"],
-                "function_cpu_ms": round(run["cpu"] * 1000, 1),
-            }
-        )
+        measured.append({"episodes": episodes, "edited": number} | costs(_publish(stack, edited)))
     return measured
 
 
@@ -188,15 +178,19 @@ def removal(stack: Stack, episodes: int, number: int) -> dict:
     key = f"episodes/bench/episode-{number:05d}.json"
     stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)  # uploaded by its edit
     run = _deliver(stack)
+    return (
+        {"episodes": episodes, "removed": number} | costs(run) | {"end_to_end_ms": round(run["end_to_end"] * 1000, 1)}
+    )
+
+
+def costs(run: dict) -> dict:
+    """What a delivery's publish cost: its S3 requests, by operation too, its bytes and its CPU time."""
     return {
-        "episodes": episodes,
-        "removed": number,
         "s3_requests": len(run["calls"]),
         "s3_requests_by_operation": dict(Counter(operation for operation, _key in run["calls"])),
         "bytes_read": run["bytes_read"],
         "bytes_written": run["bytes_written"],
         "function_cpu_ms": round(run["cpu"] * 1000, 1),
-        "end_to_end_ms": round(run["end_to_end"] * 1000, 1),
     }
 
 

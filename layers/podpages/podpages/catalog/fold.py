@@ -63,7 +63,7 @@ def _transcript_touched(before: Catalog, after: Catalog, change: Change, slug: s
     if not isinstance(change, EpisodePut):
         return True
     old, new = before.entry(slug), after.entry(slug)
-    if old is None or new is None or (before.companion(slug) is not None) != (after.companion(slug) is not None):
+    if old is None or new is None:
         return True
     return after.companion(slug) is None and new.transcript_file_differs(old)
 

@@ -213,11 +213,11 @@ class CatalogEntry(BaseModel):
         transcript past its excerpt."""
         return self.model_copy(update={"sequencer": None, "transcript_digest": None})
 
-    def transcript_file_differs(self, before: "CatalogEntry | None") -> bool:
-        """Whether the transcript file the JSON's text makes may differ from the one `before`
-        made: written, changed or gone."""
-        if before is None or not (before.transcript or self.transcript):
-            return before is None
+    def transcript_file_differs(self, before: "CatalogEntry") -> bool:
+        """Whether the transcript file the JSON's text makes may differ from the one `before` made:
+        written, changed or gone. An entry stored without its digest may differ."""
+        if not (before.transcript or self.transcript):
+            return False
         return before.transcript_digest is None or before.transcript_digest != self.transcript_digest
 
 

@@ -224,18 +224,14 @@ class Publisher:
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
     def write_listings(
-        self,
-        catalog: Catalog,
-        refresh: Refresh,
-        retired: RetiredObjects | None = None,
-        named: Sequence[str] = (),
+        self, catalog: Catalog, refresh: Refresh, retired: RetiredObjects, named: Sequence[str] = ()
     ) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed; and its nearby index, which the nearby API reads, in
         place of one that `named` those parts. The feed goes last: while it is current, so are the
         others, which is what `relist_if_behind` relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, named, retired)
+        self.write_nearby_index(catalog, retired, named)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -243,28 +239,18 @@ class Publisher:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
 
-    def write_nearby_index(
-        self, catalog: Catalog, named: Sequence[str] = (), retired: RetiredObjects | None = None
-    ) -> None:
+    def write_nearby_index(self, catalog: Catalog, retired: RetiredObjects, named: Sequence[str] = ()) -> None:
         """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
-        the catalog's commit wrote; then the parts of those the index it replaces `named` (their
-        digests, by page) that it no longer names go, at once or, given `retired`, with the rest of
-        the publish's. None at all once the show publishes nothing."""
+        the catalog's commit wrote; the parts that the index it replaces `named` (their digests, by
+        page) and it does not are `retired`. None at all once the show publishes nothing."""
         digests = nearby_digests(catalog, self.settings.feed_max_items)
         self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, digests))
-        self.retire_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)), retired)
+        retired.nearby_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)))
 
     def nearby_index(self, catalog: Catalog, digests: Sequence[str]) -> bytes | None:
         """The show's nearby index as `catalog` makes it, given its parts' digests; None once the
         show publishes nothing."""
         return None if catalog.is_empty else nearby_index(catalog, self.settings.feed_max_items, digests)
-
-    def retire_parts(self, show: str, parts: set[tuple[int, str]], retired: RetiredObjects | None) -> None:
-        """The nearby parts, by page and digest, that the show's nearby index no longer names."""
-        if retired is not None:
-            retired.nearby_parts(show, parts)
-        elif parts:
-            self.source.delete_nearby_parts(show, parts)
 
     def relist_if_behind(self, catalog: Catalog, slugs: set[str], retired: RetiredObjects) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
@@ -289,11 +275,10 @@ class Publisher:
         if behind := [item for item in listings if self.site.sha256(item.key) != streamed_upload.sha256(item.parts())]:
             logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
             self.write(Plan(puts=behind))
-        digests = nearby_digests(catalog, self.settings.feed_max_items)
-        if (stored.body if stored else None) != (index := self.nearby_index(catalog, digests)):
+        current_index = stored.body if stored else None
+        if current_index != self.nearby_index(catalog, nearby_digests(catalog, self.settings.feed_max_items)):
             logger.warning("nearby index behind the catalog; writing it again", show=catalog.show)
-            self.source.write_nearby_index(catalog.show, index)
-            self.retire_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)), retired)
+            self.write_nearby_index(catalog, retired, named)
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
