@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from cold_start import as_on_lambda
+from support.paths import EVENTS
 from synthetic import HOURS_APART, episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -29,6 +30,7 @@ from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
+from podpages.local.template import function_environment
 from podpages.observability import metrics
 from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
@@ -174,13 +176,48 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
 def removal(stack: Stack, episodes: int, number: int) -> dict:
     """Episode `number` of the show `edits` left, its upload deleted: every archive page after it
     shifts, so the publish reads and writes each of them. Its S3 requests and bytes, and the
-    function's CPU and end-to-end time."""
+    function's CPU and end-to-end time. Then the same upload put back, which shifts them all again,
+    and removed once more by the render handler in a process of its own: its peak memory."""
     key = f"episodes/bench/episode-{number:05d}.json"
-    stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)  # uploaded by its edit
+    uploaded = stack.s3.get_object(Bucket=stack.resources.source_bucket, Key=key)["Body"].read()  # by its edit
+    stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)
     run = _deliver(stack)
-    return (
-        {"episodes": episodes, "removed": number} | costs(run) | {"end_to_end_ms": round(run["end_to_end"] * 1000, 1)}
-    )
+    removed = {"episodes": episodes, "removed": number} | costs(run) | {"end_to_end_ms": _ms(run["end_to_end"])}
+    stack.s3.put_object(Bucket=stack.resources.source_bucket, Key=key, Body=uploaded)
+    run = _deliver(stack)
+    put_back = costs(run) | {"end_to_end_ms": _ms(run["end_to_end"])}
+    stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)
+    stack.discard_pending()
+    return removed | {"put_back": put_back, "max_rss_mb": _removal_peak(stack, key)}
+
+
+REMOVE = """
+import json, os, sys
+from podpages.local.template import load_handler
+from support.lambda_context import LambdaContext
+handler, _module = load_handler("RenderFunction")
+response = handler(json.loads(sys.argv[1]), LambdaContext(function_name="RenderFunction"))
+assert response == {"batchItemFailures": []}, response
+"""
+
+
+def _removal_peak(stack: Stack, key: str) -> float:
+    """The peak memory of the render handler, in a process of its own as on Lambda, as it publishes
+    the removal of `key` (moto's server, in this process, holds the buckets)."""
+    event = json.loads((EVENTS / "sqs-delete-episode.json").read_text())
+    body = json.loads(event["Records"][0]["body"])
+    body["Records"][0]["s3"]["object"]["key"] = key
+    body["Records"][0]["s3"]["bucket"]["name"] = stack.resources.source_bucket
+    event["Records"][0]["body"] = json.dumps(body)
+    buckets = {"SOURCE_BUCKET": stack.resources.source_bucket, "SITE_BUCKET": stack.resources.site_bucket}
+    environment = function_environment("RenderFunction") | stack.aws.environment() | QUIET | buckets
+    environment |= {"SITE_URL": SITE_URL}
+    command = [sys.executable, "-c", REMOVE, json.dumps(event)]
+    return max_rss(["env", *(f"{name}={value}" for name, value in environment.items()), *command])
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
 
 
 def costs(run: dict) -> dict:

@@ -121,16 +121,30 @@ def rows(results: dict) -> list[Row]:
             )
         ),
         *(
-            Row(
-                f"a removal of episode {removed['removed'] + 1:,} of {removed['episodes']:,} (the oldest: every "
-                "archive page after it shifts)",
-                f"{removed['s3_requests']:,} S3 requests, {removed['bytes_read'] / 1e6:.1f} MB read, "
-                f"{removed['bytes_written'] / 1e6:.1f} MB written, {removed['end_to_end_ms'] / 1000:.1f} s",
-                "at most 20 requests",
-                removed["s3_requests"] <= 20,
-            )
+            row
             for removed in [results["publishing"].get("removal")]
             if removed
+            for row in (
+                Row(
+                    f"a removal of episode {removed['removed'] + 1:,} of {removed['episodes']:,} (the oldest: every "
+                    "archive page after it shifts)",
+                    _shifting(removed),
+                    "at most 20 requests",
+                    removed["s3_requests"] <= 20,
+                ),
+                Row(
+                    "the same episode put back (every archive page after it shifts again)",
+                    _shifting(removed["put_back"]),
+                    "at most 20 requests",
+                    removed["put_back"]["s3_requests"] <= 20,
+                ),
+                Row(
+                    f"peak memory, that removal of one of {removed['episodes']:,}, as the render function",
+                    f"{removed['max_rss_mb']} MB",
+                    "under its 1,024 MB",
+                    removed["max_rss_mb"] < 1024,
+                ),
+            )
         ),
         Row(
             f"single publish at {largest['episodes']:,} (domain / end to end)",
@@ -241,6 +255,14 @@ def rows(results: dict) -> list[Row]:
             )
         )
     return table
+
+
+def _shifting(publish: dict) -> str:
+    """What a publish that shifts every archive page after its episode cost."""
+    return (
+        f"{publish['s3_requests']:,} S3 requests, {publish['bytes_read'] / 1e6:.1f} MB read, "
+        f"{publish['bytes_written'] / 1e6:.1f} MB written, {publish['end_to_end_ms'] / 1000:.1f} s"
+    )
 
 
 def verdict(row: Row) -> str:

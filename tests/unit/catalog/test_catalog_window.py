@@ -18,6 +18,7 @@ from podpages.catalog.layout import (
     StoredIndex,
     StoredPage,
     StoredYear,
+    cut_pages,
     index_lines,
     join,
     page_key_name,
@@ -56,9 +57,10 @@ class Bucket:
         self.store(catalog, settings)
 
     def store(self, catalog, settings=PAGED) -> None:
-        cut = split(catalog, settings.feed_max_items)
+        pages = list(cut_pages(catalog, settings.feed_max_items))
+        cut = split(catalog, settings.feed_max_items, {page.number: page.summary for page in pages})
         self.index = b"".join(cut.index())
-        self.objects |= {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
+        self.objects |= {page_key_name(page.number, page.summary.digest): page.body for page in pages}
         self.objects |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
         self.objects = {name: body for name, body in self.objects.items() if name in cut.names}
 

@@ -45,9 +45,10 @@ def test_an_edit_writes_its_page_alone_and_the_page_it_replaced_goes(source, s3)
     held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
     store.commit(held, retitle(held.catalog, "Retitled"))
 
-    # The page, the listing of the episode's year (which shows its title) and the nearby part it is on
-    expected = [["page", "2"], ["year", "2025"], ["nearby", "2"], ["daily.json"]]
-    assert [key.split("/")[-1].split("-")[:2] for key in written] == expected
+    # The page, the listing of the episode's year (which shows its title) and the nearby part it is
+    # on, written at once, then the index
+    *before_index, index = [key.split("/")[-1].split("-")[:2] for key in written]
+    assert sorted(before_index) == [["nearby", "2"], ["page", "2"], ["year", "2025"]] and index == ["daily.json"]
     assert keys(source, "page") == named(store)[0] and len(keys(source, "page") ^ before) == 2
     assert keys(source, "year") == named(store)[2] and len(named(store)[2]) == 1  # 2026's is in the index
     assert store.read("daily").catalog == retitle(daily_catalog(47), "Retitled")
@@ -68,3 +69,21 @@ def test_a_commit_that_loses_its_race_leaves_only_what_the_winner_names(source):
     assert keys(source, "year") == years  # ours, with e07 "Ours", is gone
     assert keys(source, "nearby") == parts | parts_before  # the replaced part goes with the next listings
     assert store.read("daily").catalog == retitle(daily_catalog(47), "Theirs")
+
+
+def test_a_commit_whose_page_fails_to_be_written_keeps_the_index_it_read(source, s3):
+    store = CatalogStore(source, PAGED)
+    commit_catalog(source, daily_catalog(47), PAGED)
+    index_before = source.read_catalog("daily")
+
+    def fail_pages(params, **_):
+        if "/page-" in params["Key"]:
+            raise ConnectionError("S3 went away")
+
+    s3.meta.events.register("before-parameter-build.s3.PutObject", fail_pages)
+    held = store.read("daily")
+    with pytest.raises(ConnectionError):
+        store.commit(held, retitle(held.catalog, "Retitled"))
+
+    assert source.read_catalog("daily") == index_before
+    assert store.read("daily").catalog == daily_catalog(47)

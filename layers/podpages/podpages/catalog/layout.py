@@ -18,8 +18,8 @@ from an entry at a time (`storage.joined_body`). At the contract's maximum the h
 parsed as one document it held its text, its models and the parse's leftovers at once.
 
 The index is what a publish commits, with a conditional write over the version it read. The pages
-that changed are written before it, each under a new name, and the pages it no longer names are
-deleted after it, so a reader holding an index finds every page it names. A new newest episode
+that changed are written before it, each under a new name, as they are cut (`cut_pages`), and the
+pages it no longer names are deleted after it, so a reader holding an index finds every page it names. A new newest episode
 writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze
 (and once a year the listing of the year before theirs). A catalog whose frozen pages were cut for
 another feed size, or by an earlier podpages (an index of an earlier version), is read whole and cut
@@ -105,41 +105,55 @@ def last_year(pages: Sequence[PageSummary]) -> int | None:
 
 
 @dataclass(frozen=True)
+class CutPage:
+    """A frozen page the catalog holds, as stored: its object, its part of the nearby index, and
+    the index's summary of it, which names both by their digests."""
+
+    number: int
+    body: bytes
+    nearby: bytes
+    summary: PageSummary
+
+
+@dataclass(frozen=True)
 class Split:
-    """A catalog cut for storing: its index, the frozen pages it holds, by number, and the listings of
-    the years before the last it tells anew, each with its digest."""
+    """A catalog cut for storing: its index, and the listings of the years before the last it tells
+    anew, each with its digest. Its frozen pages are cut apart (`cut_pages`)."""
 
     index: Callable[[], Iterator[bytes]]  # its lines, made again at each call (`index_lines`)
-    pages: dict[int, tuple[str, bytes]]
-    nearby: dict[int, tuple[str, bytes]]  # each of those pages' part of the nearby index, with its digest
     years: dict[int, tuple[str, bytes]]  # the listings of the years it tells anew, with their digests
     names: frozenset[str]  # of every page and listing the index names
 
 
-def split(catalog: Catalog, feed_max_items: int) -> Split:
-    """The catalog as stored. Its frozen pages not held keep the summaries it has of them, and the
+def cut_pages(catalog: Catalog, feed_max_items: int) -> Iterator[CutPage]:
+    """The frozen pages the catalog holds, oldest first, each made as stored when it is asked for: a
+    removal that shifts every page after its episode's holds one page's bytes at a time, not all."""
+    show, held = catalog.show, _held_pages(catalog, feed_max_items)
+    page_of = {entry.slug: page for page, entries in held.items() for entry in entries}
+    companions: dict[int, list[Companion]] = {page: [] for page in held}
+    for companion in catalog.companions:
+        if (page := page_of.get(companion.slug)) is not None:
+            companions[page].append(companion)
+    for page, entries in held.items():
+        digest, body = _stored(StoredPage(show=show, page=page, episodes=entries, companions=tuple(companions[page])))
+        part = nearby_part(show, page, entries)
+        yield CutPage(page, body, part, summary(show, digest, entries, part_digest(part)))
+
+
+def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary] | None = None) -> Split:
+    """The catalog as stored, given the summaries of the frozen pages it holds (`cut_pages`; made
+    here when not given). Its frozen pages not held keep the summaries it has of them, and the
     years before the one they end in keep their listings."""
     size = archive_size(feed_max_items)
     frozen = frozen_pages(catalog.count, feed_max_items)
     unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, size))}
     if len(unheld) < len(catalog.earlier) + len(catalog.gap):
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
-    held_pages = {page: _page_entries(catalog, page, size) for page in range(1, frozen + 1) if page not in unheld}
+    held_pages = _held_pages(catalog, feed_max_items)
+    if held is None:
+        held = {cut.number: cut.summary for cut in cut_pages(catalog, feed_max_items)}
     page_of = {entry.slug: page for page, entries in held_pages.items() for entry in entries}
-    companions: dict[int, list[Companion]] = {page: [] for page in held_pages}
-    for companion in catalog.companions:
-        if (page := page_of.get(companion.slug)) is not None:
-            companions[page].append(companion)
-    summaries = dict(unheld)
-    pages: dict[int, tuple[str, bytes]] = {}
-    nearby: dict[int, tuple[str, bytes]] = {}
-    for page, entries in held_pages.items():
-        stored = StoredPage(show=catalog.show, page=page, episodes=entries, companions=tuple(companions[page]))
-        digest, body = _stored(stored)
-        pages[page] = (digest, body)
-        part = nearby_part(catalog.show, page, entries)
-        nearby[page] = (part_digest(part), part)
-        summaries[page] = summary(catalog.show, digest, entries, nearby[page][0])
+    summaries = dict(unheld) | {page: held[page] for page in held_pages}
     told = _listings(catalog, frozen * size)
     listed_year = last_year([summaries[page] for page in sorted(summaries)])  # the index holds its listing
     listed = tuple(told.pop(listed_year)) if listed_year is not None else ()
@@ -163,7 +177,14 @@ def split(catalog: Catalog, feed_max_items: int) -> Split:
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
         listed=listed,
     )
-    return Split(index_lines(index), pages, nearby, years, frozenset(object_names(index)))
+    return Split(index_lines(index), years, frozenset(object_names(index)))
+
+
+def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[CatalogEntry, ...]]:
+    """The entries of each frozen page the catalog holds, by number."""
+    size = archive_size(feed_max_items)
+    frozen = frozen_pages(catalog.count, feed_max_items)
+    return {page: _page_entries(catalog, page, size) for page in range(1, frozen + 1) if not catalog.unheld(page, size)}
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:

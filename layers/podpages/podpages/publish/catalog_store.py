@@ -12,6 +12,7 @@ from podpages.catalog.layout import (
     StoredIndex,
     StoredPage,
     StoredYear,
+    cut_pages,
     join,
     object_names,
     page_key_name,
@@ -20,11 +21,13 @@ from podpages.catalog.layout import (
     year_key_name,
 )
 from podpages.catalog.model import Catalog
+from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import leading_version
 from podpages.catalog.window import WHOLE, Reach, Window, window
 from podpages.errors import CatalogConflict
 from podpages.settings import Settings
+from podpages.storage.catalog_writes import CatalogWrites
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.source_bucket import SourceBucket
 
@@ -77,24 +80,27 @@ class CatalogStore:
             replaced.delete()
 
     def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> frozenset[str]:
-        """The frozen pages, years' listings and nearby parts `held` lacks, then the index: the names
-        of the pages and listings it names."""
-        show, cut = catalog.show, split(catalog, self.settings.feed_max_items)
-        pages = {page_key_name(page, digest): body for page, (digest, body) in cut.pages.items()}
-        pages |= {year_key_name(year, digest): body for year, (digest, body) in cut.years.items()}
-        pages = {name: body for name, body in pages.items() if name not in before}
+        """The frozen pages, years' listings and nearby parts `held` lacks, each written as it is cut,
+        then the index: the names of the pages and listings it names."""
+        show, feed_max_items = catalog.show, self.settings.feed_max_items
         held_parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
-        parts = {
-            (page, digest): body for page, (digest, body) in cut.nearby.items() if (page, digest) not in held_parts
-        }
-        for name, body in pages.items():
-            self.source.write_catalog_page(show, name, body)
-        for (page, digest), body in parts.items():  # the nearby index names it once the listings are written
-            self.source.write_nearby_part(show, page, digest, body)
+        summaries: dict[int, PageSummary] = {}
+        with CatalogWrites(self.source) as writes:
+            for page in cut_pages(catalog, feed_max_items):
+                summaries[page.number] = summary = page.summary
+                if (name := page_key_name(page.number, summary.digest)) not in before:
+                    writes.catalog_page(show, name, page.body)
+                # The nearby index names a part once the listings are written, after the commit.
+                if (page.number, summary.nearby) not in held_parts:
+                    writes.nearby_part(show, page.number, summary.nearby, page.nearby)
+            cut = split(catalog, feed_max_items, summaries)
+            for year, (digest, body) in cut.years.items():
+                if (name := year_key_name(year, digest)) not in before:
+                    writes.catalog_page(show, name, body)
         try:
             self.source.write_catalog(show, cut.index, held.etag)
         except CatalogConflict:
-            self._take_back(show, set(pages), set(parts))
+            self._take_back(show, writes.pages, writes.parts)
             raise
         return cut.names
 
