@@ -16,7 +16,6 @@ from collections import Counter
 from pathlib import Path
 
 from cold_start import as_on_lambda
-from support.paths import EVENTS
 from synthetic import HOURS_APART, episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -39,6 +38,7 @@ from podpages.settings import Settings
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
+from support.paths import EVENTS
 
 SITE_URL = "http://127.0.0.1:3000"
 PUBLISHES = 3  # new newest episodes published one after another into each show, for a median

@@ -1,5 +1,8 @@
 """The S3 adapter, against moto's in-process S3: conditional catalog commits, uploads that vanish, error reports."""
 
+import threading
+import time
+
 import pytest
 
 from podpages.catalog.model import Catalog
@@ -9,6 +12,7 @@ from podpages.render.site_objects import SiteObject
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Unchanged
 from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.source_bucket import PAGES_AHEAD
 from support.catalogs import daily_catalog, stored
 
 
@@ -70,6 +74,28 @@ def test_a_catalog_read_against_the_copy_held_is_sent_only_when_it_changed(sourc
     changed = source.read_catalog("daily", held_etag=held)
 
     assert changed.etag != held and Catalog.model_validate_json(changed.body) == daily_catalog(2)
+
+
+def test_catalog_pages_are_read_in_order_and_no_further_ahead_than_the_reader(s3, source):
+    names = [f"page-{number}-digest.json" for number in range(1, 3 * PAGES_AHEAD + 1)]
+    for name in names:
+        s3.put_object(Bucket="source-bucket", Key=f"catalog/daily/{name}", Body=name.encode())
+    reads, lock = [], threading.Lock()
+
+    def count(**_):
+        with lock:
+            reads.append(1)
+
+    s3.meta.events.register("before-call.s3.GetObject", count)
+
+    pages = source.read_catalog_pages("daily", [*names, "page-0-gone.json"])
+    first = next(pages)
+    time.sleep(0.2)  # time enough to read them all, were the reads not held back
+    read_ahead = len(reads)
+    rest = list(pages)
+
+    assert first == (names[0], names[0].encode()) and read_ahead == PAGES_AHEAD + 1
+    assert rest == [*((name, name.encode()) for name in names[1:]), ("page-0-gone.json", None)]
 
 
 def test_the_shows_are_those_with_catalogs_and_not_their_nearby_indexes(source):

@@ -19,11 +19,11 @@ parsed as one document it held its text, its models and the parse's leftovers at
 
 The index is what a publish commits, with a conditional write over the version it read. The pages
 that changed are written before it, each under a new name, as they are cut (`cut_pages`), and the
-pages it no longer names are deleted after it, so a reader holding an index finds every page it names. A new newest episode
-writes the index alone, and a page once in 100 publishes, when the head's oldest episodes freeze
-(and once a year the listing of the year before theirs). A catalog whose frozen pages were cut for
-another feed size, or by an earlier podpages (an index of an earlier version), is read whole and cut
-again.
+pages it no longer names are deleted after it, so a reader holding an index finds every page it
+names. A new newest episode writes the index alone, and a page once in 100 publishes, when the
+head's oldest episodes freeze (and once a year the listing of the year before theirs). A catalog
+whose frozen pages were cut for another feed size, or by an earlier podpages (an index of an
+earlier version), is read whole and cut again.
 """
 
 import hashlib

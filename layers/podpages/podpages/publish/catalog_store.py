@@ -134,12 +134,17 @@ def read_catalog(
         read = reach(index)
         names = {page: page_key_name(page, index.pages[page - 1].digest) for page in read.pages(len(index.pages))}
         listings = {year: year_key_name(year, (index.years or {})[year]) for year in read.years}
-        bodies = source.read_catalog_pages(show, [*names.values(), *listings.values()])
-        if all(body is not None for body in bodies.values()):
-            pages = {
-                page: StoredPage.model_validate_json(bodies[name] or b"", context=spool.context)
-                for page, name in names.items()
-            }
-            years = {year: StoredYear.model_validate_json(bodies[name] or b"") for year, name in listings.items()}
+        pages: dict[int, StoredPage] = {}
+        years: dict[int, StoredYear] = {}
+        page_of, year_of = {name: page for page, name in names.items()}, {name: year for year, name in listings.items()}
+        # Each is parsed as it is read, its bytes let go: a removal reads every page after its episode's.
+        for name, body in source.read_catalog_pages(show, [*names.values(), *listings.values()]):
+            if body is None:
+                break  # replaced by a commit since the index was read: read it again
+            if name in page_of:
+                pages[page_of[name]] = StoredPage.model_validate_json(body, context=spool.context)
+            else:
+                years[year_of[name]] = StoredYear.model_validate_json(body)
+        else:
             return HeldCatalog(join(index, pages, years), stored.etag, index)
     raise CatalogConflict(show)

@@ -99,8 +99,9 @@ def _slugs(source: SourceBucket, show: str, body: bytes) -> list[str]:
         return [entry["slug"] for entry in load_catalog(body)["episodes"]]
     index = read_index(body.splitlines())
     names = [page_key_name(page, summary.digest) for page, summary in enumerate(index.pages, 1)]
-    pages = source.read_catalog_pages(show, names)
-    if any(page is None for page in pages.values()):
-        raise CatalogConflict(show)  # committed over since: the message is tried again
-    slugs = [entry.slug for name in names for entry in StoredPage.model_validate_json(pages[name] or b"").episodes]
+    slugs = []
+    for _name, page in source.read_catalog_pages(show, names):  # each parsed as it is read, its bytes let go
+        if page is None:
+            raise CatalogConflict(show)  # committed over since: the message is tried again
+        slugs += [entry.slug for entry in StoredPage.model_validate_json(page).episodes]
     return slugs + [entry.slug for entry in index.episodes]

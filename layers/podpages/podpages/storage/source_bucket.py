@@ -1,8 +1,10 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -26,6 +28,7 @@ from podpages.storage.s3 import (
 JSON_LINES = "application/jsonl"  # the index's lines (`catalog.layout`)
 DELETE_BATCH = 1000  # the most keys DeleteObjects takes
 PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
+PAGES_AHEAD = 2 * PAGE_READERS  # pages read, or being read, before the reader asks for them
 
 
 class SourceBucket:
@@ -90,13 +93,19 @@ class SourceBucket:
             Bucket=self.name, Key=catalog_page_key(show, name), Body=body, ContentType="application/json"
         )
 
-    def read_catalog_pages(self, show: str, names: Iterable[str]) -> dict[str, bytes | None]:
-        """Frozen pages and years' listings of the show's catalog, by name, read a few at a time; None
-        for one that is gone."""
-        names = list(names)
-        with ThreadPoolExecutor(max_workers=min(PAGE_READERS, len(names) or 1)) as readers:
-            bodies = readers.map(lambda name: read_stored(self.client, self.name, catalog_page_key(show, name)), names)
-            return {name: None if stored is None else stored.body for name, stored in zip(names, bodies, strict=True)}
+    def read_catalog_pages(self, show: str, names: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
+        """Frozen pages and years' listings of the show's catalog, by name, each as it is read, in the
+        order named; None for one that is gone. They are read a few at a time, and no further ahead
+        than a few more: a reader that parses each as it comes holds a few pages' bytes, not all."""
+        read = partial(read_stored, self.client, self.name)
+        with ThreadPoolExecutor(max_workers=PAGE_READERS) as readers:
+            reading: deque[tuple[str, Future[Stored | None]]] = deque()
+            for name in names:
+                reading.append((name, readers.submit(read, catalog_page_key(show, name))))
+                if len(reading) > PAGES_AHEAD:
+                    yield _body(*reading.popleft())
+            while reading:
+                yield _body(*reading.popleft())
 
     def delete_catalog_pages(self, show: str, names: Iterable[str]) -> None:
         self.delete(sorted(catalog_page_key(show, name) for name in names))
@@ -193,6 +202,11 @@ class SourceBucket:
             for page in paginator.paginate(Bucket=self.name, Prefix=prefix)
             for item in page.get("Contents", [])
         ]
+
+
+def _body(name: str, reading: "Future[Stored | None]") -> tuple[str, bytes | None]:
+    stored = reading.result()
+    return name, None if stored is None else stored.body
 
 
 def catalog_key(show: str) -> str:
