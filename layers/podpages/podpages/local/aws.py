@@ -4,15 +4,23 @@ for no credentials, so it listens on the loopback address alone, never on a host
 import logging
 import socket
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 from urllib.request import Request, urlopen
 
 import boto3
 from botocore.config import Config
+from moto import backends
 from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
 LOOPBACK = "127.0.0.1"
+
+# moto's server looks each request's host up among its own modules: for every request it lists its
+# package's folder and asks of each of its 180 entries whether it is a folder. The folder does not
+# change while the server runs, so it is listed once: a removal that shifts 100 frozen pages took
+# 3.3 s end to end on the local stack, where it took 3.9 s.
+backends.list_of_moto_modules = cache(lambda listed=backends.list_of_moto_modules: tuple(listed()))
 
 
 def free_port(host: str = LOOPBACK) -> int:
