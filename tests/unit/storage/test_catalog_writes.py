@@ -59,3 +59,20 @@ def test_a_write_that_fails_is_raised_once_the_others_are_done(s3, source):
 
     written = [f"catalog/daily/page-{number}-digest.json" for number in (1, 2, 4, 5)]
     assert keys(s3) == sorted(["catalog/daily/nearby-1-digest.json", *written])
+
+
+def test_a_publish_that_fails_meanwhile_writes_no_page_it_had_not_begun(s3, source):
+    release = threading.Event()
+
+    def slow_put(**_):  # returns nothing: what a before-call handler returns, botocore takes for the answer
+        release.wait(10)
+
+    s3.meta.events.register("before-call.s3.PutObject", slow_put)
+    threading.Timer(0.3, release.set).start()  # once the publish has failed
+
+    with pytest.raises(RuntimeError), CatalogWrites(source) as writes:
+        for number in range(1, QUEUED + 1):
+            writes.catalog_page("daily", f"page-{number}-digest.json", b"{}")
+        raise RuntimeError("the publish failed")
+
+    assert len(keys(s3)) == WRITERS  # those under way; no index will name them, and no more are written

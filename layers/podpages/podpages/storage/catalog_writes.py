@@ -50,9 +50,11 @@ class CatalogWrites:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
-        done, _pending = wait(self._writes, return_when=FIRST_EXCEPTION)
-        failed = next((future.exception() for future in done if future.exception() is not None), None)
+        failed = None
+        if error is None:
+            done, _pending = wait(self._writes, return_when=FIRST_EXCEPTION)
+            failed = next((future.exception() for future in done if future.exception() is not None), None)
         # After a failure, here or in the publish, the writes not begun are of no use: no index will name them.
-        self._writers.shutdown(wait=True, cancel_futures=failed is not None or error is not None)
-        if failed is not None and error is None:
+        self._writers.shutdown(wait=True, cancel_futures=error is not None or failed is not None)
+        if failed is not None:
             raise failed
