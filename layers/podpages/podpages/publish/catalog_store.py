@@ -132,13 +132,12 @@ def read_catalog(
             return HeldCatalog(Catalog.model_validate_json(first + b"".join(stored.lines)), stored.etag, None)
         index = read_index(chain([first], stored.lines), spool)
         read = reach(index)
-        names = {page: page_key_name(page, index.pages[page - 1].digest) for page in read.pages(len(index.pages))}
-        listings = {year: year_key_name(year, (index.years or {})[year]) for year in read.years}
+        page_of = {page_key_name(page, index.pages[page - 1].digest): page for page in read.pages(len(index.pages))}
+        year_of = {year_key_name(year, (index.years or {})[year]): year for year in read.years}
         pages: dict[int, StoredPage] = {}
         years: dict[int, StoredYear] = {}
-        page_of, year_of = {name: page for page, name in names.items()}, {name: year for year, name in listings.items()}
         # Each is parsed as it is read, its bytes let go: a removal reads every page after its episode's.
-        for name, body in source.read_catalog_pages(show, [*names.values(), *listings.values()]):
+        for name, body in source.read_catalog_pages(show, [*page_of, *year_of]):
             if body is None:
                 break  # replaced by a commit since the index was read: read it again
             if name in page_of:

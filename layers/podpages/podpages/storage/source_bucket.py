@@ -204,7 +204,7 @@ class SourceBucket:
         ]
 
 
-def _body(name: str, reading: "Future[Stored | None]") -> tuple[str, bytes | None]:
+def _body(name: str, reading: Future[Stored | None]) -> tuple[str, bytes | None]:
     stored = reading.result()
     return name, None if stored is None else stored.body
 
