@@ -154,12 +154,14 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
         held = {cut.number: cut.summary for cut in cut_pages(catalog, feed_max_items)}
     page_of = {entry.slug: page for page, entries in held_pages.items() for entry in entries}
     summaries = dict(unheld) | {page: held[page] for page in held_pages}
-    told = _listings(catalog, frozen * size)
     listed_year = last_year([summaries[page] for page in sorted(summaries)])  # the index holds its listing
-    listed = tuple(told.pop(listed_year)) if listed_year is not None else ()
-    years = {
-        year: _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(rows))) for year, rows in told.items()
-    }
+    listed: tuple[ListedEpisode, ...] = ()
+    years: dict[int, tuple[str, bytes]] = {}
+    for year, rows in _listings(catalog, frozen * size):
+        if year == listed_year:
+            listed = tuple(rows)
+        else:
+            years[year] = _stored(StoredYear(show=catalog.show, year=year, episodes=tuple(rows)))
     gap_pages = {page: known for page, known in unheld.items() if page > len(catalog.earlier)}
     trailers = [*_numbered(dict(enumerate(catalog.earlier, 1)), catalog.earlier_trailers)]
     trailers += _numbered(gap_pages, catalog.gap_trailers)
@@ -187,32 +189,42 @@ def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[Catalo
     return {page: _page_entries(catalog, page, size) for page in range(1, frozen + 1) if not catalog.unheld(page, size)}
 
 
-def _listings(catalog: Catalog, frozen_count: int) -> dict[int, list[ListedEpisode]]:
+def _listings(catalog: Catalog, frozen_count: int) -> Iterator[tuple[int, list[ListedEpisode]]]:
     """The listing of each year the catalog tells anew (`_renews`) of the first `frozen_count`
-    episodes, from the listings of the frozen pages not held next to those it holds, which it must
-    have read (the index holds that of the year the frozen pages end in), and from the episodes it
-    holds."""
+    episodes, oldest year first, from the listings of the frozen pages not held next to those it
+    holds, which it must have read (the index holds that of the year the frozen pages end in), and
+    from the episodes it holds. Each is made when it is asked for: a removal that shifts every page
+    after its episode's tells anew the listings of all the years after it, 99,000 episodes at 100,000."""
     held = catalog.episodes[: catalog.held(frozen_count)]
     at = catalog.gap_at if catalog.gap else len(held)
-    runs: tuple[tuple[Sequence[PageSummary], Mapping[int, Sequence[ListedEpisode]], Sequence[CatalogEntry]], ...] = (
-        (catalog.earlier[-1:], catalog.earlier_listed, ()),
-        ((), {}, held[:at]),
-        ((*catalog.gap[:1], *catalog.gap[-1:]), catalog.gap_listed, ()),
-        ((), {}, held[at:]),
+    runs: tuple[
+        tuple[Sequence[PageSummary], Mapping[int, Sequence[ListedEpisode]], Mapping[int, list[CatalogEntry]]], ...
+    ] = (
+        (catalog.earlier[-1:], catalog.earlier_listed, {}),
+        ((), {}, _by_year(held[:at])),
+        ((*catalog.gap[:1], *catalog.gap[-1:]), catalog.gap_listed, {}),
+        ((), {}, _by_year(held[at:])),
     )
-    years = {entry.published.year for entry in held} | {
-        year for pages, _, _ in runs for page in pages for year in page.years
-    }
-    listed: dict[int, list[ListedEpisode]] = {}
+    years = {year for _, _, entries in runs for year in entries}
+    years |= {year for pages, _, _ in runs for page in pages for year in page.years}
     for year in sorted(year for year in years if _renews(catalog, year)):
-        episodes = listed.setdefault(year, [])
+        episodes: list[ListedEpisode] = []
         for pages, listings, entries in runs:
             if any(year in page.years for page in pages):
                 if year not in listings:
                     raise ValueError(f"{catalog.show!r} lost the listing of {year}, which it does not hold")
                 episodes += listings[year]
-            episodes += (entry.listed() for entry in entries if entry.published.year == year)
-    return {year: episodes for year, episodes in listed.items() if episodes}
+            episodes += (entry.listed() for entry in entries.get(year, ()))
+        if episodes:
+            yield year, episodes
+
+
+def _by_year(entries: Sequence[CatalogEntry]) -> dict[int, list[CatalogEntry]]:
+    """The entries of each year, in the order given."""
+    years: dict[int, list[CatalogEntry]] = {}
+    for entry in entries:
+        years.setdefault(entry.published.year, []).append(entry)
+    return years
 
 
 def _renews(catalog: Catalog, year: int) -> bool:

@@ -39,6 +39,7 @@ from podpages.catalog.spooled_text import LongText, text_of
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
 from podpages.contract.episode_extras import AlternateEnclosure
+from podpages.contract.field_sets import SharedFieldSets
 from podpages.contract.fields import since_v2
 from podpages.contract.persons import Person
 from podpages.contract.serial import serial_problems
@@ -110,7 +111,7 @@ def transcript_digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-class CatalogEntry(BaseModel):
+class CatalogEntry(SharedFieldSets):
     """One published episode, as the show's listings see it."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -10,16 +10,17 @@ from collections.abc import Sequence
 from typing import Annotated, Any, NoReturn
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from podpages.contract.field_sets import SharedFieldSets
 from podpages.contract.plain_text import check_characters, nfc
 
 # A field's place in a document, as pydantic gives it: ("chapters", 3, "start") is `chapters.3.start`.
 type FieldPath = tuple[str | int, ...]
 
 
-class Contract(BaseModel):
+class Contract(SharedFieldSets):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 

@@ -1,0 +1,35 @@
+"""Models whose input named the same fields share one set of those names, and stay apart when copied."""
+
+import json
+
+from podpages.catalog.layout import StoredPage
+from podpages.contract.documents import parse_episode
+from support.catalogs import daily_catalog, episode_document
+
+
+def test_episodes_that_name_the_same_fields_share_one_set():
+    first, second = (parse_episode(json.dumps(episode_document(title=title)).encode()) for title in ("One", "Two"))
+    with_guid = parse_episode(json.dumps(episode_document(guid="urn:example:3")).encode())
+
+    assert first.__pydantic_fields_set__ is second.__pydantic_fields_set__
+    assert first.audio.__pydantic_fields_set__ is second.audio.__pydantic_fields_set__
+    assert with_guid.model_fields_set == first.model_fields_set | {"guid"}
+
+
+def test_a_copy_that_sets_a_field_leaves_the_shared_set_as_it_was():
+    first, second = (parse_episode(json.dumps(episode_document(title=title)).encode()) for title in ("One", "Two"))
+    named = set(first.model_fields_set)
+
+    copied = first.model_copy(update={"guid": "urn:example:1"})
+
+    assert "guid" in copied.model_fields_set
+    assert first.model_fields_set == second.model_fields_set == named
+
+
+def test_the_entries_of_a_stored_page_share_their_sets():
+    page = StoredPage(show="daily", page=1, episodes=daily_catalog(3).episodes, companions=())
+
+    parsed = StoredPage.model_validate_json(page.model_dump_json()).episodes
+
+    assert len({id(entry.__pydantic_fields_set__) for entry in parsed}) == 1
+    assert len({id(entry.episode.__pydantic_fields_set__) for entry in parsed}) == 1
