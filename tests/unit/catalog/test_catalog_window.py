@@ -27,7 +27,7 @@ from podpages.catalog.layout import (
     year_key_name,
 )
 from podpages.catalog.model import Catalog, NotLoaded
-from podpages.catalog.spooled_text import SpooledText, TextSpool
+from podpages.catalog.spooled_text import SpooledParagraphs, SpooledText, TextSpool
 from podpages.catalog.staleness import everything
 from podpages.catalog.stored import leading_version
 from podpages.catalog.window import WHOLE, Reach, Window, window
@@ -77,7 +77,7 @@ class Bucket:
         read = window(index, changes, settings, reach) if changes is not None else WHOLE
         pages = {
             page: StoredPage.model_validate_json(
-                self.objects[page_key_name(page, index.pages[page - 1].digest)], context=spool.context
+                self.objects[page_key_name(page, index.pages[page - 1].digest)], context=spool.context_with_paragraphs
             )
             for page in read.pages(len(index.pages))
         }
@@ -200,9 +200,11 @@ def change(rng: random.Random, step: int, slugs: list[str]):
 
 
 def long_texts(step: int) -> dict:
-    """Show notes, chapters and lists, which a publish sets aside while it holds the catalog."""
+    """Show notes, chapters, lists and a transcript's excerpt, which a publish sets aside while it
+    holds the catalog (the excerpt, in the frozen pages it reads)."""
     chapters = [{"start": 0, "title": f"Opening {step}"}, {"start": 60, "title": "Ä second"}]
-    return {"notes": f"Notes of *{step}*.", "chapters": chapters, "keywords": [f"k{step}"]}
+    transcript = f"Ada: Words {step}.\n\nPriya: Ü more."
+    return {"notes": f"Notes of *{step}*.", "chapters": chapters, "keywords": [f"k{step}"], "transcript": transcript}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
@@ -236,7 +238,9 @@ def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_sc
         assert bucket.read(None)[0] == whole, step
     assert site == site_of(whole)
     assert 0 in frozen_pages_read  # some batches needed no frozen page at all
-    assert any(isinstance(entry.chapters_json, SpooledText) for entry in bucket.read(None)[0].episodes)
+    held = bucket.read(None)[0].episodes
+    assert any(isinstance(entry.chapters_json, SpooledText) for entry in held)
+    assert any(isinstance(entry.excerpt, SpooledParagraphs) for entry in held)
 
 
 def publish(bucket: Bucket, whole, site: dict[str, bytes], changes):

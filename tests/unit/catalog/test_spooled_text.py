@@ -1,6 +1,6 @@
-"""While a publish holds a catalog, its entries' long texts (show notes, chapters, lists) are set
-aside in a temporary file and read back by whatever prints them: the entries, the pages and the
-index they make are the same as with the texts in memory."""
+"""While a publish holds a catalog, its entries' long texts (show notes, chapters, lists, the
+transcript's excerpt) are set aside in a temporary file and read back by whatever prints them: the
+entries, the pages and the index they make are the same as with the texts in memory."""
 
 import gc
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.spooled_text import SpooledText, TextSpool, text_of
+from podpages.catalog.spooled_text import SpooledParagraphs, SpooledText, TextSpool, paragraphs_of, text_of
 from podpages.contract.documents import parse_episode
 from podpages.render.feed import feed
 from podpages.render.pages import episode_page
@@ -22,6 +22,7 @@ LONG = {
     "chapters": [{"start": 0, "title": "Cold open 🎬"}, {"start": 90, "title": "Main topic"}],
     "keywords": ["caches", "ümlauts"],
     "persons": [{"name": "Ada Okafor", "role": "host"}],
+    "transcript": "Ada: Welcome back, ü and 🎙.\n\nPriya: Today, caches.",
 }
 SETTINGS = Settings(site_url=SITE_URL)
 
@@ -50,6 +51,26 @@ def test_a_text_set_aside_equals_the_same_characters_in_memory_or_set_aside_else
     assert text != "chapterz" and text != first.put("chapter") and text != None  # noqa: E711
     assert hash(text) == hash("chapters")
     assert text_of(text) == "chapters" and text_of("notes") == "notes" and text_of(None) is None
+
+
+def test_texts_put_after_one_is_read_back_read_back_too():
+    spool = TextSpool()
+    first = spool.put("first")
+    assert str(first) == "first"
+
+    later = [spool.put(f"text {number}") for number in range(3)]
+
+    assert [str(text) for text in later] == ["text 0", "text 1", "text 2"] and str(first) == "first"
+
+
+def test_paragraphs_set_aside_read_back_and_equal_the_same_paragraphs_in_memory_or_set_aside_elsewhere():
+    paragraphs = ("Ada: Welcome, ü.", "Priya: 🎙 Hi.")
+    spooled = SpooledParagraphs(TextSpool().put(json.dumps(paragraphs)))
+
+    assert tuple(spooled) == paragraphs and paragraphs_of(spooled) == paragraphs and paragraphs_of(()) == ()
+    assert spooled == paragraphs and paragraphs == spooled and hash(spooled) == hash(paragraphs)
+    assert spooled == SpooledParagraphs(TextSpool().put(json.dumps(paragraphs)))
+    assert spooled != paragraphs[:1] and spooled != list(paragraphs)
 
 
 def test_a_spool_opens_no_file_until_it_is_given_a_text():
@@ -83,9 +104,10 @@ def test_an_entry_read_with_a_spool_sets_its_long_texts_aside_and_stays_the_same
     made = entry("ep", **LONG)
     stored = made.model_dump_json()
 
-    read = CatalogEntry.model_validate_json(stored, context=TextSpool().context)
+    read = CatalogEntry.model_validate_json(stored, context=TextSpool().context_with_paragraphs)
 
     assert all(isinstance(text, SpooledText) for text in (read.notes_html, read.chapters_json, read.lists_json))
+    assert isinstance(read.excerpt, SpooledParagraphs) and read.excerpt == made.excerpt != ()
     assert (
         read == made
         and read.content() == made.content()
@@ -96,10 +118,17 @@ def test_an_entry_read_with_a_spool_sets_its_long_texts_aside_and_stays_the_same
     assert read.notes() == made.notes() and "<em>emphasis</em>" in (read.notes() or "")
 
 
+def test_an_entry_read_with_a_spool_for_long_texts_alone_keeps_its_excerpt_in_memory():
+    read = CatalogEntry.model_validate_json(entry("ep", **LONG).model_dump_json(), context=TextSpool().context)
+
+    assert isinstance(read.notes_html, SpooledText) and isinstance(read.excerpt, tuple) and read.excerpt
+
+
 def test_an_entry_read_without_a_spool_keeps_its_texts_in_memory():
     read = CatalogEntry.model_validate_json(entry("ep", **LONG).model_dump_json())
 
     assert all(isinstance(text, str) for text in (read.notes_html, read.chapters_json, read.lists_json))
+    assert isinstance(read.excerpt, tuple)
 
 
 def test_an_index_read_with_a_spool_writes_the_same_lines_and_renders_the_same_feed_and_pages():
@@ -113,6 +142,7 @@ def test_an_index_read_with_a_spool_writes_the_same_lines_and_renders_the_same_f
 
     # Then its head's texts are set aside, and it makes the same lines, feed and pages
     assert all(isinstance(episode.chapters_json, SpooledText) for episode in read.episodes)
+    assert all(isinstance(episode.excerpt, tuple) and episode.excerpt for episode in read.episodes)
     assert list(split(read, SETTINGS.feed_max_items).index()) == lines
     assert feed(read, SETTINGS).body == feed(catalog, SETTINGS).body
     assert episode_page(read, "e3", SETTINGS).body == episode_page(catalog, "e3", SETTINGS).body

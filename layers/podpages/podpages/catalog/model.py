@@ -35,7 +35,7 @@ from podpages.catalog.nearby import nearby
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
-from podpages.catalog.spooled_text import LongText, text_of
+from podpages.catalog.spooled_text import LongParagraphs, LongText, paragraphs_of, text_of
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
 from podpages.contract.episode_extras import AlternateEnclosure
@@ -119,7 +119,7 @@ class CatalogEntry(SharedFieldSets):
     slug: str
     guid: str
     episode: Episode  # as `kept` leaves it
-    excerpt: tuple[str, ...] = ()
+    excerpt: LongParagraphs = ()  # set aside with the long texts below
     transcript: bool = False  # a transcript file is published beside the page
     # The JSON's transcript text's digest: a re-upload with the same text writes no transcript file.
     # None for an entry stored before it was kept, whose file is then written again.
@@ -343,7 +343,7 @@ class Catalog(BaseModel):
     def excerpt(self, entry: CatalogEntry) -> tuple[str, ...]:
         """The transcript excerpt an episode's page shows: its companion's text wins over the JSON's."""
         companion = self.companion(entry.slug)
-        return companion.excerpt if companion else entry.excerpt
+        return companion.excerpt if companion else paragraphs_of(entry.excerpt)
 
     def nearby(self, slug: str, count: int) -> list[CatalogEntry]:
         position = self.position(slug)

@@ -4,17 +4,25 @@ At the contract's maxima a publish reads 1,000 entries of 160 KB, 150 KB of it c
 and lists, which only a few pages, the feed's items and the index's own lines print, one entry at a
 time. Held in memory they took 150 MB of the render function's 256; set aside in a temporary file
 (Lambda's `/tmp`) they cost a few bytes each, and are read back by whichever prints them.
+
+So may a transcript's excerpt, which its episode's page alone prints: up to 1,500 characters in a
+few paragraphs, 1.7 KB of an entry's 3.7 KB. A removal that shifts every frozen page after its
+episode's holds 99,000 of them, and sets them aside; a publish that reads the index's head alone, as
+most do, keeps its 1,000 in memory, since it writes each back and would read each back to do so.
 """
 
+import json
 import os
 import tempfile
 import threading
+from collections.abc import Iterator
 from typing import IO, Annotated, Any
 
 from pydantic import AfterValidator, GetCoreSchemaHandler, ValidationInfo
 from pydantic_core import core_schema
 
 SPOOL = "spool"  # the key of a TextSpool in a validation's context
+PARAGRAPHS = "paragraphs"  # the key that says its TextSpool sets `LongParagraphs` aside too
 
 
 class TextSpool:
@@ -24,6 +32,7 @@ class TextSpool:
     def __init__(self) -> None:
         self._file: IO[bytes] | None = None
         self._end = 0
+        self._unread = False  # texts written but maybe not flushed: flushed before the next read
         self._lock = threading.Lock()
 
     @property
@@ -31,18 +40,27 @@ class TextSpool:
         """The validation context under which a `LongText` field is set aside here."""
         return {SPOOL: self}
 
+    @property
+    def context_with_paragraphs(self) -> dict[str, Any]:
+        """The validation context under which a `LongParagraphs` field is set aside here too."""
+        return {SPOOL: self, PARAGRAPHS: True}
+
     def put(self, text: str) -> "SpooledText":
         data = text.encode()
         with self._lock:
             if self._file is None:
                 self._file = tempfile.TemporaryFile()  # noqa: SIM115 - open while the spool is referred to
             self._file.write(data)
-            self._file.flush()  # before anyone reads it back, by its offset
+            self._unread = True
             offset, self._end = self._end, self._end + len(data)
         return SpooledText(self, offset, len(data), len(text))
 
     def read(self, offset: int, size: int) -> str:
-        assert self._file is not None
+        with self._lock:
+            assert self._file is not None
+            if self._unread:  # read back by its offset in the file, past the file's buffer
+                self._file.flush()
+                self._unread = False
         return os.pread(self._file.fileno(), size, offset).decode()
 
 
@@ -80,15 +98,72 @@ class SpooledText:
         )
 
 
+class SpooledParagraphs:
+    """Paragraphs in a TextSpool, as the JSON of their list, read back at each iteration."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: SpooledText):
+        self._text = text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(json.loads(str(self._text)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SpooledParagraphs):
+            return self._text == other._text
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"SpooledParagraphs({self._text!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.is_instance_schema(
+            cls, serialization=core_schema.plain_serializer_function_ser_schema(list, when_used="always")
+        )
+
+
+def _spool(info: ValidationInfo, *keys: str) -> TextSpool | None:
+    """The TextSpool in the validation's context, if it has one, and each of `keys` too."""
+    context = info.context if isinstance(info.context, dict) else {}
+    spool = context.get(SPOOL)
+    return spool if isinstance(spool, TextSpool) and all(context.get(key) for key in keys) else None
+
+
 def _set_aside(text: str | SpooledText | None, info: ValidationInfo) -> str | SpooledText | None:
-    spool = info.context.get(SPOOL) if isinstance(info.context, dict) else None
-    return spool.put(text) if isinstance(spool, TextSpool) and isinstance(text, str) else text
+    spool = _spool(info)
+    return spool.put(text) if spool and isinstance(text, str) else text
+
+
+def _set_paragraphs_aside(
+    paragraphs: tuple[str, ...] | SpooledParagraphs, info: ValidationInfo
+) -> tuple[str, ...] | SpooledParagraphs:
+    spool = _spool(info, PARAGRAPHS)
+    if spool and isinstance(paragraphs, tuple) and paragraphs:
+        return SpooledParagraphs(spool.put(json.dumps(paragraphs, ensure_ascii=False)))
+    return paragraphs
 
 
 # A text that a TextSpool in the validation's context sets aside; kept in memory without one.
 LongText = Annotated[str | SpooledText | None, AfterValidator(_set_aside)]
 
 
+# Paragraphs that a TextSpool in the validation's context sets aside, if there are any and the
+# context says so (`TextSpool.context_with_paragraphs`).
+LongParagraphs = Annotated[tuple[str, ...] | SpooledParagraphs, AfterValidator(_set_paragraphs_aside)]
+
+
 def text_of(value: str | SpooledText | None) -> str | None:
     """The characters of a `LongText`, read back if they were set aside."""
     return value if value is None or isinstance(value, str) else str(value)
+
+
+def paragraphs_of(value: tuple[str, ...] | SpooledParagraphs) -> tuple[str, ...]:
+    """The paragraphs of a `LongParagraphs`, read back if they were set aside."""
+    return value if isinstance(value, tuple) else tuple(value)

@@ -140,8 +140,8 @@ def read_catalog(
         for name, body in source.read_catalog_pages(show, [*page_of, *year_of]):
             if body is None:
                 break  # replaced by a commit since the index was read: read it again
-            if name in page_of:
-                pages[page_of[name]] = StoredPage.model_validate_json(body, context=spool.context)
+            if name in page_of:  # a removal reads 990 pages: their excerpts are set aside too
+                pages[page_of[name]] = StoredPage.model_validate_json(body, context=spool.context_with_paragraphs)
             else:
                 years[year_of[name]] = StoredYear.model_validate_json(body)
         else:
