@@ -1,5 +1,7 @@
 """The catalog: ordering, sequencer rules, GUIDs fixed at first publish, show defaults."""
 
+from datetime import UTC, datetime, timedelta, timezone
+
 import pytest
 
 from podpages.catalog.changes import EpisodeRemoved, ShowRemoved
@@ -192,3 +194,14 @@ def test_an_entry_keeps_its_notes_as_html_and_not_as_markdown():
     entry = catalog.entry("a")
 
     assert (entry.episode.notes, entry.notes_html) == (None, '<p>See <a href="https://d.example">the docs</a>.</p>')
+
+
+def test_an_entrys_publish_time_is_in_utc_kept_beside_its_fields_and_made_anew_for_a_copy():
+    entry = daily_catalog(1).episodes[0]
+    local = entry.episode.model_copy(
+        update={"published": datetime(2026, 3, 1, 9, tzinfo=timezone(timedelta(hours=-5)))}
+    )
+
+    assert entry.published is entry.published and entry.published.tzinfo is UTC
+    assert entry.__dict__.keys() == type(entry).model_fields.keys()  # kept in a slot, not in the dict of fields
+    assert entry.model_copy(update={"episode": local}).published == datetime(2026, 3, 1, 14, tzinfo=UTC)

