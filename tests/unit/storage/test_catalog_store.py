@@ -5,6 +5,7 @@ longer names, and one that loses its race leaves nothing of its own behind."""
 import pytest
 
 from podpages.catalog.fold import fold
+from podpages.catalog.nearby_index import nearby_digests
 from podpages.errors import CatalogConflict
 from podpages.publish.catalog_store import CatalogStore
 from podpages.settings import Settings
@@ -87,3 +88,15 @@ def test_a_commit_whose_page_fails_to_be_written_keeps_the_index_it_read(source,
 
     assert source.read_catalog("daily") == index_before
     assert store.read("daily").catalog == daily_catalog(47)
+
+
+def test_a_commit_gives_the_index_s_summaries_which_name_the_nearby_parts_the_catalog_makes(source):
+    store = CatalogStore(source, PAGED)
+    commit_catalog(source, daily_catalog(47), PAGED)
+    held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
+    after = retitle(held.catalog, "Retitled")
+
+    summaries = store.commit(held, after)
+
+    assert summaries == store.read("daily", []).index.pages and len(summaries) == 5
+    assert [page.nearby for page in summaries] == nearby_digests(store.read("daily").catalog, PAGED.feed_max_items)

@@ -123,6 +123,7 @@ class Split:
     index: Callable[[], Iterator[bytes]]  # its lines, made again at each call (`index_lines`)
     years: dict[int, tuple[str, bytes]]  # the listings of the years it tells anew, with their digests
     names: frozenset[str]  # of every page and listing the index names
+    pages: tuple[PageSummary, ...]  # the index's summary of each frozen page, oldest first
 
 
 def cut_pages(catalog: Catalog, feed_max_items: int) -> Iterator[CutPage]:
@@ -179,7 +180,7 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
         listed=listed,
     )
-    return Split(index_lines(index), years, frozenset(object_names(index)))
+    return Split(index_lines(index), years, frozenset(object_names(index)), index.pages)
 
 
 def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[CatalogEntry, ...]]:

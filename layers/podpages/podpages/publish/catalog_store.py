@@ -9,6 +9,7 @@ from podpages.catalog.changes import Change
 from podpages.catalog.layout import (
     INDEX_VERSIONS,
     LAYOUT_VERSION,
+    Split,
     StoredIndex,
     StoredPage,
     StoredYear,
@@ -64,24 +65,31 @@ class CatalogStore:
         changes = list(changes)
         return read_catalog(self.source, show, lambda index: window(index, changes, self.settings, reach))
 
-    def commit(self, held: HeldCatalog, catalog: Catalog, retired: RetiredObjects | None = None) -> None:
+    def commit(
+        self, held: HeldCatalog, catalog: Catalog, retired: RetiredObjects | None = None
+    ) -> tuple[PageSummary, ...]:
         """Store `catalog` over `held`, if nobody has committed since it was read: the frozen pages
         and years' listings that changed, the index, then the deletion of those it no longer names,
         at once or, given `retired`, with the rest of the publish's. A lost race raises
-        CatalogConflict, having deleted those it wrote that the winner does not name."""
+        CatalogConflict, having deleted those it wrote that the winner does not name. The index's
+        summaries of its frozen pages, which name their nearby parts (`catalog.nearby_index`)."""
         show, before = catalog.show, object_names(held.index) if held.index else set()
         replaced = RetiredObjects(self.source) if retired is None else retired
+        pages: tuple[PageSummary, ...] = ()
         if catalog.keeps_nothing:
             self.source.write_catalog(show, None, held.etag)
             replaced.catalog_pages(show, before)
         else:
-            replaced.catalog_pages(show, before - self._write(held, catalog, before))
+            cut = self._write(held, catalog, before)
+            replaced.catalog_pages(show, before - cut.names)
+            pages = cut.pages
         if retired is None:
             replaced.delete()
+        return pages
 
-    def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> frozenset[str]:
+    def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> Split:
         """The frozen pages, years' listings and nearby parts `held` lacks, each written as it is cut,
-        then the index: the names of the pages and listings it names."""
+        then the index: the catalog as cut, which names its pages and listings."""
         show, feed_max_items = catalog.show, self.settings.feed_max_items
         held_parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
         summaries: dict[int, PageSummary] = {}
@@ -102,7 +110,7 @@ class CatalogStore:
         except CatalogConflict:
             self._take_back(show, writes.pages, writes.parts)
             raise
-        return cut.names
+        return cut
 
     def _take_back(self, show: str, pages: set[str], parts: set[tuple[int, str]]) -> None:
         """After a lost race, delete the pages, listings and nearby parts this commit wrote that the

@@ -140,6 +140,7 @@ class Publisher:
     def _publish_show(self, show: str, reads: list[Read], retired: RetiredObjects) -> None:
         written = Refresh()
         changes = [read.change for read in reads]
+        committed: Sequence[PageSummary] = ()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes)
             before = held.catalog
@@ -148,7 +149,7 @@ class Publisher:
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
-                self.catalogs.commit(held, update.after, retired)
+                committed = self.catalogs.commit(held, update.after, retired)
                 break
             except CatalogConflict:
                 metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
@@ -161,7 +162,7 @@ class Publisher:
             )
         else:
             named = [page.nearby for page in held.index.pages] if held.index else []
-            self.write_listings(update.after, written, retired, named)
+            self.write_listings(update.after, written, retired, named, [page.nearby for page in committed])
         parts_before, parts = (
             sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
         )
@@ -224,14 +225,20 @@ class Publisher:
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
     def write_listings(
-        self, catalog: Catalog, refresh: Refresh, retired: RetiredObjects, named: Sequence[str] = ()
+        self,
+        catalog: Catalog,
+        refresh: Refresh,
+        retired: RetiredObjects,
+        named: Sequence[str] = (),
+        digests: Sequence[str] | None = None,
     ) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed; and its nearby index, which the nearby API reads, in
-        place of one that `named` those parts. The feed goes last: while it is current, so are the
-        others, which is what `relist_if_behind` relies on."""
+        place of one that `named` those parts, naming those whose `digests` its commit gave. The
+        feed goes last: while it is current, so are the others, which is what `relist_if_behind`
+        relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, retired, named)
+        self.write_nearby_index(catalog, retired, named, digests)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -239,11 +246,20 @@ class Publisher:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
 
-    def write_nearby_index(self, catalog: Catalog, retired: RetiredObjects, named: Sequence[str] = ()) -> None:
+    def write_nearby_index(
+        self,
+        catalog: Catalog,
+        retired: RetiredObjects,
+        named: Sequence[str] = (),
+        digests: Sequence[str] | None = None,
+    ) -> None:
         """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
-        the catalog's commit wrote; the parts that the index it replaces `named` (their digests, by
-        page) and it does not are `retired`. None at all once the show publishes nothing."""
-        digests = nearby_digests(catalog, self.settings.feed_max_items)
+        the catalog's commit wrote, by the `digests` the commit gave (or made again from the catalog:
+        a removal at 100,000 episodes would make its 990 parts twice); the parts that the index it
+        replaces `named` (their digests, by page) and it does not are `retired`. None at all once
+        the show publishes nothing."""
+        if digests is None:
+            digests = nearby_digests(catalog, self.settings.feed_max_items)
         self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, digests))
         retired.nearby_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)))
 
@@ -276,9 +292,10 @@ class Publisher:
             logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
             self.write(Plan(puts=behind))
         current_index = stored.body if stored else None
-        if current_index != self.nearby_index(catalog, nearby_digests(catalog, self.settings.feed_max_items)):
+        digests = nearby_digests(catalog, self.settings.feed_max_items)
+        if current_index != self.nearby_index(catalog, digests):
             logger.warning("nearby index behind the catalog; writing it again", show=catalog.show)
-            self.write_nearby_index(catalog, retired, named)
+            self.write_nearby_index(catalog, retired, named, digests)
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -293,15 +310,18 @@ class Publisher:
             held = self.catalogs.read(request.show)
             catalog = held.catalog
             replaced: Sequence[PageSummary] = ()
+            digests: list[str] | None = None  # of the nearby parts, when a commit gives them
             if request.listings and not held.cut_for(self.settings.feed_max_items):
-                self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
+                # Stored as this podpages stores it, after a deploy:
+                digests = [page.nearby for page in self.catalogs.commit(held, catalog, retired)]
                 replaced = held.index.pages if held.index else ()
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
                 named = [page.nearby for page in replaced]
-                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items), retired, named)
+                listings = all_listings(catalog, self.settings.feed_max_items)
+                self.write_listings(catalog, listings, retired, named, digests)
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
