@@ -65,11 +65,11 @@ def test_texts_put_after_one_is_read_back_read_back_too():
 
 def test_paragraphs_set_aside_read_back_and_equal_the_same_paragraphs_in_memory_or_set_aside_elsewhere():
     paragraphs = ("Ada: Welcome, ü.", "Priya: 🎙 Hi.")
-    spooled = SpooledParagraphs(TextSpool().put(json.dumps(paragraphs)))
+    spooled = SpooledParagraphs(TextSpool(), paragraphs)
 
     assert tuple(spooled) == paragraphs and paragraphs_of(spooled) == paragraphs and paragraphs_of(()) == ()
     assert spooled == paragraphs and paragraphs == spooled and hash(spooled) == hash(paragraphs)
-    assert spooled == SpooledParagraphs(TextSpool().put(json.dumps(paragraphs)))
+    assert spooled == SpooledParagraphs(TextSpool(), paragraphs)
     assert spooled != paragraphs[:1] and spooled != list(paragraphs)
 
 
