@@ -136,19 +136,37 @@ def test_a_forced_render_removes_what_the_earlier_render_wrote_and_this_one_does
     assert not (out / SEED_PAGE).parent.exists()
 
 
-def test_a_forced_render_refuses_a_manifest_that_lists_a_file_outside_its_folder(source, tmp_path, capsys):
-    # Given an earlier render whose manifest was edited to list a file beside the folder
+@pytest.mark.parametrize("listed", ["../elsewhere/notes.txt", "pytorch/../../elsewhere/notes.txt", "pytorch/.."])
+def test_a_forced_render_refuses_a_manifest_that_lists_a_file_outside_its_folder(listed, source, tmp_path, capsys):
+    # Given an earlier render whose manifest was edited to list, last, a file beside the folder
     out = tmp_path / "site"
     assert render(source, out) == 0
     outside = user_folder(tmp_path / "elsewhere") / "notes.txt"
     with (out / MANIFEST).open("a") as manifest:
-        manifest.write(json.dumps("../elsewhere/notes.txt") + "\n")
+        manifest.write(json.dumps(listed) + "\n")
+    before = contents(out)
 
     # When rendered again with --force
     code = render(source, out, "--force")
 
-    # Then it is refused, and the file outside is untouched
+    # Then it is refused before anything is deleted: the file outside and the earlier render are untouched
     assert (code, "outside" in capsys.readouterr().err, outside.read_text()) == (2, True, "mine")
+    assert contents(out) == before
+
+
+def test_a_forced_render_deletes_a_link_left_in_place_of_a_page_and_not_what_it_leads_to(source, tmp_path):
+    # Given an earlier render, one of whose pages is now a link to a file outside the folder
+    out, outside = tmp_path / "site", user_folder(tmp_path / "elsewhere") / "notes.txt"
+    assert render(source, out) == 0
+    (out / SEED_PAGE).unlink()
+    (out / SEED_PAGE).symlink_to(outside)
+
+    # When rendered again with --force
+    assert render(source, out, "--force") == 0
+
+    # Then the link made way for the page, and the file it led to is untouched
+    assert not (out / SEED_PAGE).is_symlink() and b"<!doctype html>" in (out / SEED_PAGE).read_bytes()
+    assert outside.read_text() == "mine"
 
 
 @pytest.mark.parametrize("feed_max_items", ["1000", "2"])
