@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from cold_start import as_on_lambda
+from cpu_share import cpu_group, lambda_share, within
 from synthetic import HOURS_APART, episode_document, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
@@ -29,7 +30,7 @@ from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
 from podpages.local.resources import create_resources
-from podpages.local.template import function_environment
+from podpages.local.template import function_environment, properties
 from podpages.observability import metrics
 from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
@@ -48,6 +49,7 @@ FREEZES_A_PAGE = 1_200  # episodes: the next makes 1,201, and the second page of
 EDITED_SHOW = 100_000  # episodes of the show whose episodes are edited
 INDEXES_A_PAGE = 1_201  # episodes: the next makes 1,202, and the site's sitemap index lists that page's part
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
+S3_LATENCY_S = 0.030  # before each S3 request of a removal timed as on Lambda: a usual time to first byte
 
 
 class Stack:
@@ -175,9 +177,10 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
 
 def removal(stack: Stack, episodes: int, number: int) -> dict:
     """Episode `number` of the show `edits` left, its upload deleted: every archive page after it
-    shifts, so the publish reads and writes each of them. Its S3 requests and bytes, and the
-    function's CPU and end-to-end time. Then the same upload put back, which shifts them all again,
-    and removed once more by the render handler in a process of its own: its peak memory."""
+        shifts, so the publish reads and writes each of them. Its S3 requests and bytes, and the
+        function's CPU and end-to-end time. Then the same upload put back, which shifts them all again,
+        and removed once more by the render handler in a process of its own, as on Lambda: its peak memory
+    and its time."""
     key = f"episodes/bench/episode-{number:05d}.json"
     uploaded = stack.s3.get_object(Bucket=stack.resources.source_bucket, Key=key)["Body"].read()  # by its edit
     stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)
@@ -188,32 +191,55 @@ def removal(stack: Stack, episodes: int, number: int) -> dict:
     put_back = costs(run) | {"end_to_end_ms": _ms(run["end_to_end"])}
     stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)
     stack.discard_pending()
-    return removed | {"put_back": put_back, "max_rss_mb": _removal_peak(stack, key)}
+    return removed | {"put_back": put_back} | _removal_as_on_lambda(stack, key)
 
 
 REMOVE = """
-import json, os, sys
+import json, os, sys, time
+import boto3
 from podpages.local.template import load_handler
 from support.lambda_context import LambdaContext
+# Each S3 request first waits as long as S3's answer would take to come back from another machine.
+latency = float(os.environ["BENCH_S3_LATENCY_S"])
+boto3.setup_default_session()
+boto3.DEFAULT_SESSION.events.register("before-send.s3", lambda **_: time.sleep(latency))
 handler, _module = load_handler("RenderFunction")
+started = time.perf_counter()
 response = handler(json.loads(sys.argv[1]), LambdaContext(function_name="RenderFunction"))
 assert response == {"batchItemFailures": []}, response
+with open(os.environ["BENCH_TIMED_TO"], "w") as timed:
+    timed.write(str(time.perf_counter() - started))
 """
 
 
-def _removal_peak(stack: Stack, key: str) -> float:
-    """The peak memory of the render handler, in a process of its own as on Lambda, as it publishes
-    the removal of `key` (moto's server, in this process, holds the buckets)."""
+def _removal_as_on_lambda(stack: Stack, key: str) -> dict:
+    """The render handler's peak memory and time as it publishes the removal of `key`, in a process
+    of its own as on Lambda: with the CPU share a function of its memory gets (`cpu_share`), where
+    this machine can give one, and S3's latency before each request (moto's server, in this
+    process, holds the buckets and answers at once)."""
     event = json.loads((EVENTS / "sqs-delete-episode.json").read_text())
     body = json.loads(event["Records"][0]["body"])
     body["Records"][0]["s3"]["object"]["key"] = key
     body["Records"][0]["s3"]["bucket"]["name"] = stack.resources.source_bucket
     event["Records"][0]["body"] = json.dumps(body)
+    timed = Path(tempfile.mkdtemp()) / "seconds"
     buckets = {"SOURCE_BUCKET": stack.resources.source_bucket, "SITE_BUCKET": stack.resources.site_bucket}
     environment = function_environment("RenderFunction") | stack.aws.environment() | QUIET | buckets
-    environment |= {"SITE_URL": SITE_URL}
-    command = [sys.executable, "-c", REMOVE, json.dumps(event)]
-    return max_rss(["env", *(f"{name}={value}" for name, value in environment.items()), *command])
+    environment |= {"SITE_URL": SITE_URL, "BENCH_S3_LATENCY_S": str(S3_LATENCY_S), "BENCH_TIMED_TO": str(timed)}
+    command = ["env", *(f"{name}={value}" for name, value in environment.items()), sys.executable, "-c", REMOVE]
+    function = properties("RenderFunction")
+    share = lambda_share(function["MemorySize"])
+    procs = cpu_group(share)
+    peak = max_rss(within(procs, [*command, json.dumps(event)]) if procs else [*command, json.dumps(event)])
+    return {
+        "max_rss_mb": peak,
+        "as_on_lambda": {
+            "cpu_share": round(share, 2) if procs else None,  # None: this machine gave no CPU quota
+            "s3_latency_ms": _ms(S3_LATENCY_S),
+            "handler_s": round(float(timed.read_text()), 1),
+            "timeout_s": function["Timeout"],
+        },
+    }
 
 
 def _ms(seconds: float) -> float:

@@ -144,6 +144,7 @@ def rows(results: dict) -> list[Row]:
                     "at most 256 MB, holding no show whole",
                     removed["max_rss_mb"] <= 256,
                 ),
+                _as_on_lambda(removed["as_on_lambda"]),
             )
         ),
         Row(
@@ -255,6 +256,18 @@ def rows(results: dict) -> list[Row]:
             )
         )
     return table
+
+
+def _as_on_lambda(timed: dict) -> Row:
+    """The removal's time in the render function's process, given its share of a CPU and S3's latency."""
+    share, timeout = timed["cpu_share"], timed["timeout_s"]
+    given = f"{share:.2f} of a CPU, as Lambda gives its memory" if share else "a whole CPU (no quota here)"
+    return Row(
+        f"that removal's handler, {given}, {timed['s3_latency_ms']:.0f} ms before each S3 request",
+        f"{timed['handler_s']:.1f} s",
+        f"inside the function's {timeout} s timeout",
+        timed["handler_s"] < timeout if share else None,
+    )
 
 
 def _shifting(publish: dict) -> str:
