@@ -5,12 +5,20 @@ entries, the pages and the index they make are the same as with the texts in mem
 import gc
 import json
 import os
+import random
 
 import pytest
 
 from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.spooled_text import SpooledParagraphs, SpooledText, TextSpool, paragraphs_of, text_of
+from podpages.catalog.spooled_text import (
+    WINDOW_BYTES,
+    SpooledParagraphs,
+    SpooledText,
+    TextSpool,
+    paragraphs_of,
+    text_of,
+)
 from podpages.contract.documents import parse_episode
 from podpages.render.feed import feed
 from podpages.render.pages import episode_page
@@ -61,6 +69,36 @@ def test_texts_put_after_one_is_read_back_read_back_too():
     later = [spool.put(f"text {number}") for number in range(3)]
 
     assert [str(text) for text in later] == ["text 0", "text 1", "text 2"] and str(first) == "first"
+
+
+@pytest.mark.parametrize("order", ["as put", "newest first", "shuffled"])
+def test_many_texts_read_back_in_any_order_across_the_windows_they_are_read_in(order):
+    # Given texts of every size, over many of the windows the spool reads at once, one longer than a window
+    spool = TextSpool()
+    texts = [f"{number} ü 🎙 " * (number % 97) for number in range(3_000)] + ["long " * WINDOW_BYTES, "", "last"]
+    spooled = [spool.put(text) for text in texts]
+    places = list(range(len(texts)))
+    if order == "newest first":
+        places.reverse()
+    elif order == "shuffled":
+        random.Random(7).shuffle(places)
+
+    # Then each reads back as it was put, whichever is read first
+    assert [str(spooled[place]) for place in places] == [texts[place] for place in places]
+
+
+def test_texts_read_back_in_the_order_they_were_put_take_a_read_of_the_file_a_window_at_a_time(monkeypatch):
+    # Given 2,000 excerpts' worth of texts set aside, as a removal's pages are read
+    spool = TextSpool()
+    spooled = [spool.put(f"paragraph {number} " * 90) for number in range(2_000)]  # about 1.7 KB each
+    reads = []
+    monkeypatch.setattr(os, "pread", lambda *args, pread=os.pread: reads.append(args) or pread(*args))
+
+    # When they are read back in the same order, as the pages are written again
+    assert all(str(text).startswith(f"paragraph {number} ") for number, text in enumerate(spooled))
+
+    # Then the file is read once a window, not once a text: each read lets another thread take the interpreter
+    assert 0 < len(reads) <= 2 * sum(len(str(text).encode()) for text in spooled) // WINDOW_BYTES + 1
 
 
 def test_paragraphs_set_aside_read_back_and_equal_the_same_paragraphs_in_memory_or_set_aside_elsewhere():
