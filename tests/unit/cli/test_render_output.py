@@ -3,6 +3,7 @@ listed in its manifest, never the source, the working directory, the home folder
 never a folder full of files no render wrote."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -251,3 +252,17 @@ def test_a_render_on_workers_is_the_from_scratch_render_the_publish_path_is_held
     written = contents(tmp_path / "site")
     written.pop(MANIFEST)
     assert written == expected and len([key for key in expected if "/feed-archive-" in key]) >= 6
+
+
+def test_a_file_the_system_takes_a_few_bytes_at_a_time_is_written_whole(tmp_path, monkeypatch):
+    # Given a system that accepts at most 7 bytes a write, as a full disk or a signal may make it
+    write = os.write
+    monkeypatch.setattr(os, "write", lambda descriptor, data: write(descriptor, bytes(data[:7])))
+    text = "A transcript of some length. " * 20
+
+    # When a render writes a file into its folder
+    SiteFolder(tmp_path).apply([plain_text("/show/episode/transcript.txt", text)], [])
+
+    # Then the file, and the manifest that lists it, are whole
+    assert (tmp_path / "show" / "episode" / "transcript.txt").read_text() == text
+    assert (tmp_path / MANIFEST).read_text() == '"show/episode/transcript.txt"\n'

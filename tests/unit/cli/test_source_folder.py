@@ -2,10 +2,12 @@
 contract's size limit is rejected having read no more than the limit and one byte."""
 
 import json
+import os
 import tracemalloc
+from types import SimpleNamespace
 
 from podpages.cli.main import main
-from podpages.cli.source_folder import read_source_folder
+from podpages.cli.source_folder import read_at_most, read_change, read_source_folder
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from support.catalogs import SETTINGS, episode_document
 
@@ -46,3 +48,38 @@ def test_a_folder_with_two_episodes_of_one_guid_renders_the_first_and_reports_th
     # Then the first in key order is published and the second is reported, naming guid
     assert [entry.slug for entry in folder.catalogs["show"].episodes] == ["a-first"]
     assert [(path.name, problem.field) for path, problem in folder.problems] == [("b-second.json", "guid")]
+
+
+def test_an_episode_file_is_read_with_a_buffer_of_its_own_size_not_the_limit(tmp_path):
+    # Given a 3 KB episode file
+    path = tmp_path / "episodes" / "show" / "small.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(episode_document("small", summary="s" * 3000)))
+
+    # When it is read, with its memory traced
+    tracemalloc.start()
+    try:
+        change = read_change(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+    # Then it is read whole, and no buffer of the 1 MiB limit was made for it
+    assert change.source.key == "episodes/show/small.json"
+    assert peak < MAX_DOCUMENT_BYTES // 8
+
+
+def test_a_file_that_grew_since_its_size_was_taken_is_read_on_to_the_limit(tmp_path, monkeypatch):
+    # Given a file of 5,000 bytes whose size the system reports as 100, as if it grew since
+    path = tmp_path / "grown.json"
+    path.write_bytes(b"x" * 5_000)
+    monkeypatch.setattr(os, "fstat", lambda fd: SimpleNamespace(st_size=100))
+
+    # When at most 4,001 bytes of it are read, and then at most 10,000
+    with path.open("rb") as file:
+        capped = read_at_most(file, 4_001)
+    with path.open("rb") as file:
+        whole = read_at_most(file, 10_000)
+
+    # Then the first read stops at its limit, and the second takes the whole file
+    assert (len(capped), len(whole)) == (4_001, 5_000)

@@ -1,10 +1,12 @@
 """A folder laid out like the source bucket (`episodes/<show>/<episode>.json` with its companion
 transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
@@ -84,10 +86,22 @@ def read_change(path: Path) -> EpisodePut | ShowPut | TranscriptPut:
     try:
         with path.open("rb") as file:
             # One byte past the limit is enough to reject a file as too large, and a huge one is never read whole.
-            body = file.read(source.max_bytes + 1)
+            body = read_at_most(file, source.max_bytes + 1)
     except OSError as error:
         raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
     return put(source, body)
+
+
+def read_at_most(file: BinaryIO, limit: int) -> bytes:
+    """At most `limit` bytes of the file. It asks for no more than the file holds, and a byte to see
+    it end: a read of the limit makes a buffer of that size (1 MiB) for every file, then shrinks it,
+    and took two thirds of the time a 3 KB episode file took to read. A file that grew since is read
+    on to the limit."""
+    held = os.fstat(file.fileno()).st_size
+    body = file.read(min(held, limit - 1) + 1)
+    if held < len(body) < limit:
+        body += file.read(limit - len(body))
+    return body
 
 
 def read_source_folder(root: Path, settings: Settings, run: Map = map) -> SourceFolder:
