@@ -100,10 +100,10 @@ def test_streamed_objects_are_written_a_few_at_a_time_beside_the_others(s3):
         with lock:
             writing -= 1
 
-    feeds = [StreamedObject(f"s{number}/feed.xml", parts, "application/rss+xml", "public") for number in range(6)]
+    feeds = [StreamedObject(f"s{number}/feed.xml", parts, "application/rss+xml", "public") for number in range(10)]
     page = SiteObject("s/e/index.html", b"<!doctype html>", "text/html; charset=utf-8", "public")
 
     SiteBucket(s3, "site-bucket").apply([*feeds, page], [])
 
-    assert most == STREAMS_AT_ONCE == 2
-    assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 7
+    assert most == STREAMS_AT_ONCE == 4
+    assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 11
