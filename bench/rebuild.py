@@ -67,6 +67,7 @@ def measure(episodes: int = 10_000) -> dict:
         "page_request_median_s": round(statistics.median(pages), 2),
         "page_request_max_s": round(max(pages), 2),
         "listings_request_s": round(seconds[-1], 2),
+        "timeout_s": template.resource("RenderFunction")["Properties"]["Timeout"],
     }
 
 

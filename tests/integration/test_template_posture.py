@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from podpages.nearby.api import ORIGIN_HEADER
+from podpages.publish.show_lease import LEASE_SECONDS
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
 from support.template import resource, template
@@ -337,15 +338,28 @@ def test_the_render_function_queues_notifications_only_when_someone_is_to_be_tol
 
 def test_notifications_fail_into_a_dead_letter_queue_of_their_own():
     queue = resource("NotifyQueue")["Properties"]
-    function = resource("NotifyFunction")["Properties"]
-    [event] = function["Events"].values()
+    [event] = resource("NotifyFunction")["Properties"]["Events"].values()
 
     assert queue["RedrivePolicy"]["deadLetterTargetArn"] == "NotifyDeadLetterQueue.Arn"
     assert event["Properties"]["Queue"] == "NotifyQueue.Arn"
     assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+
+
+@pytest.mark.parametrize(
+    ("function_name", "queue_name"),
+    [("RenderFunction", "RenderQueue"), ("RenderFunction", "RebuildQueue"), ("NotifyFunction", "NotifyQueue")],
+)
+def test_a_queue_hides_a_message_for_six_runs_of_the_function_that_takes_it(function_name, queue_name):
     # SQS's guidance: the visibility timeout covers six runs of the function and the batching window.
-    window = event["Properties"]["MaximumBatchingWindowInSeconds"]
-    assert queue["VisibilityTimeout"] >= 6 * function["Timeout"] + window
+    function = resource(function_name)["Properties"]
+    [event] = [event for event in function["Events"].values() if event["Properties"]["Queue"] == f"{queue_name}.Arn"]
+    window = event["Properties"].get("MaximumBatchingWindowInSeconds", 0)
+    assert resource(queue_name)["Properties"]["VisibilityTimeout"] >= 6 * function["Timeout"] + window
+
+
+def test_a_live_publish_never_outlasts_its_show_lease():
+    # A lease that expired under a publish still running would let a second publish of the show in.
+    assert resource("RenderFunction")["Properties"]["Timeout"] < LEASE_SECONDS
 
 
 def test_render_function_runs_no_more_copies_than_its_queue_allows():

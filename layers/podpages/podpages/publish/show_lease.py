@@ -17,8 +17,8 @@ from podpages.errors import ShowBusy
 from podpages.observability import logger
 from podpages.storage.source_bucket import SourceBucket
 
-# Longer than RenderFunction's timeout (60 s), so a live holder never loses its lease.
-LEASE_SECONDS = 90
+# Longer than RenderFunction's timeout (120 s), so a live holder never loses its lease.
+LEASE_SECONDS = 150
 WAIT_SECONDS = 20  # then the show's messages fail and come back after the queue's visibility timeout
 POLL_SECONDS = 0.2
 
