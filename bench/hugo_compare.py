@@ -126,7 +126,7 @@ def add_hugo_episode(site: Path, episode_json: Path, show_title: str) -> None:
 def write_content(path: Path, front_matter: dict, body: str = "") -> None:
     """A Hugo content file with JSON front matter: json.dumps quotes every field safely."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(front_matter, indent=1, ensure_ascii=False) + "\n" + body)
+    path.write_text(json.dumps(front_matter, indent=1, ensure_ascii=False) + "\n" + body, encoding="utf-8")
 
 
 # --- the timed runs ------------------------------------------------------------------------

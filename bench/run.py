@@ -289,13 +289,14 @@ def markdown(table: list[Row]) -> list[str]:
 
 def write_readme(results: dict) -> None:
     """Put the table into the README, between its markers, so that it cannot drift from the results."""
-    text = README.read_text()
+    text = README.read_text(encoding="utf-8")
     before, rest = text.split(TABLE_START, 1)
     _old, after = rest.split(TABLE_END, 1)
     host = results["machine"]
     heading = f"Measured on {host['cpus']} CPUs, {host['memory_gb']} GB, Python {host['python']}."
     README.write_text(
-        f"{before}{TABLE_START}\n{heading}\n\n" + "\n".join(markdown(rows(results))) + f"\n{TABLE_END}{after}"
+        f"{before}{TABLE_START}\n{heading}\n\n" + "\n".join(markdown(rows(results))) + f"\n{TABLE_END}{after}",
+        encoding="utf-8",
     )
 
 
@@ -305,7 +306,7 @@ def main() -> None:
     parser.add_argument("--readme", action="store_true", help="only write the README's table from results.json")
     options = parser.parse_args()
     if options.readme:
-        write_readme(json.loads(RESULTS.read_text()))
+        write_readme(json.loads(RESULTS.read_text(encoding="utf-8")))
         return
     if shutil.which("hugo") is None:  # before minutes of measuring, not after them
         raise SystemExit("make bench compares podpages with Hugo, which is not installed: apt-get install hugo")

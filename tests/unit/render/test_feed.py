@@ -1,5 +1,9 @@
 """The RSS feed, read by structure (XPath, as feedgen's own tests do) and by feedparser, as podcast apps do."""
 
+import locale
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
 import feedparser
 import pytest
 from lxml import etree
@@ -250,3 +254,23 @@ def test_long_items_are_rendered_in_shorter_runs_into_the_same_document(monkeypa
     monkeypatch.setattr("podpages.render.feed.PART_WEIGHT", 0)
     assert [part.count(b"<item>") for part in list(feed(catalog, SETTINGS).parts())[1:-1]] == [1] * 12
     assert [part.count(b"<item>") for part in list(feed(daily_catalog(60), SETTINGS).parts())[1:-1]] == [50, 10]
+
+
+def test_feeds_written_on_several_threads_at_once_leave_the_process_locale_as_it_was():
+    # The site bucket writes a publish's feed and its archives from several threads. feedgen formats
+    # each date by setting the process's locale to C and back, so two at once could leave it C, and
+    # every later text read of the process would then decode ASCII alone.
+    catalog = daily_catalog(40)
+    for number in range(1, 11):  # trailers' dates are written apart from feedgen's items
+        trailer = episode_document(f"Coming soon {number}", f"2025-11-{number:02d}T09:00:00Z", episode_type="trailer")
+        catalog = catalog.apply(put_episode("daily", f"trailer-{number}", trailer), SETTINGS.excerpt_chars)
+    before = locale.setlocale(locale.LC_ALL)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns as often as they can, as on a busy machine
+    try:
+        with ThreadPoolExecutor(max_workers=4) as threads:
+            list(threads.map(lambda _: b"".join(feed(catalog, SETTINGS).parts()), range(40)))
+    finally:
+        sys.setswitchinterval(interval)
+
+    assert locale.setlocale(locale.LC_ALL) == before

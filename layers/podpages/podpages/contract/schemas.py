@@ -26,7 +26,7 @@ def main(argv: list[str]) -> int:
     out = Path(argv[1] if len(argv) > 1 else "schemas")
     out.mkdir(parents=True, exist_ok=True)
     for name in SCHEMAS:
-        (out / name).write_text(schema_text(name))
+        (out / name).write_text(schema_text(name), encoding="utf-8")
     return 0
 
 

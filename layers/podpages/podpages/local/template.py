@@ -33,7 +33,7 @@ _TemplateLoader.add_multi_constructor("!", _tag)
 @cache
 def template() -> dict[str, Any]:
     document: dict[str, Any] = yaml.load(  # a safe loader with tags kept
-        TEMPLATE.read_text(), Loader=_TemplateLoader
+        TEMPLATE.read_text(encoding="utf-8"), Loader=_TemplateLoader
     )
     return document
 
@@ -67,7 +67,7 @@ def load_handler(function: str) -> tuple[object, ModuleType]:
 
 def function_environment(function: str) -> dict[str, str]:
     """The environment events/env.json gives a function under `sam local invoke --env-vars`."""
-    environments: dict[str, dict[str, str]] = json.loads((EVENTS / "env.json").read_text())
+    environments: dict[str, dict[str, str]] = json.loads((EVENTS / "env.json").read_text(encoding="utf-8"))
     return environments[function]
 
 

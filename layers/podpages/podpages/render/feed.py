@@ -4,8 +4,10 @@ Every tag that contract v2 added is written only when its field is set, so a v1 
 bytes; the tags feedgen lacks come through the extensions of `feed_extensions`.
 """
 
+import threading
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
@@ -41,6 +43,12 @@ ITEMS_PER_PART = 50
 PART_WEIGHT = 300_000
 # How a pretty-printed feed document ends, after its last item.
 CHANNEL_END = b"  </channel>\n</rss>\n"
+
+# feedgen writes each date with the process's locale set to C, then set back (`formatRFC2822`). Two
+# threads doing so at once could leave it C for good, and every later text read of the process
+# ASCII alone; the site bucket writes a feed and its archives on several threads. So feedgen
+# writes dates on one thread at a time.
+FEEDGEN_DATES = threading.Lock()
 
 # podcast:guid is a UUIDv5 of the feed URL without its scheme, in this namespace (podcast namespace spec).
 PODCAST_GUIDS = uuid.UUID("ead4c236-bf58-58c6-a2c6-a6b28d128cb6")
@@ -102,7 +110,8 @@ def _document(
         fg.history.archive = archive
         for entry in items:
             _describe_episode(fg.add_entry(order="append"), catalog, entry, settings)
-        return bytes(fg.rss_str(pretty=True))
+        with FEEDGEN_DATES:
+            return bytes(fg.rss_str(pretty=True))
 
     def parts() -> Iterator[bytes]:
         head = _before_end(channel([]))
@@ -205,7 +214,7 @@ def _trailers(catalog: Catalog) -> list[Trailer]:
     return [
         Trailer(
             title=entry.episode.title,
-            pubdate=formatRFC2822(entry.published),
+            pubdate=_rfc2822(entry.published),
             url=entry.episode.audio.url,
             length=entry.episode.audio.length,
             type=entry.episode.audio.type,
@@ -213,6 +222,13 @@ def _trailers(catalog: Catalog) -> list[Trailer]:
         )
         for entry in reversed(catalog.trailers())
     ]
+
+
+def _rfc2822(moment: datetime) -> str:
+    """A date as feedgen writes it (`FEEDGEN_DATES`)."""
+    with FEEDGEN_DATES:
+        written: str = formatRFC2822(moment)
+    return written
 
 
 def _describe_episode(item: FeedEntry, catalog: Catalog, entry: CatalogEntry, settings: Settings) -> None:
