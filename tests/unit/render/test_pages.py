@@ -8,8 +8,9 @@ from lxml import html
 
 from podpages.excerpt import ELLIPSIS
 from podpages.nearby import listing as nearby_listing
+from podpages.nearby_section import nearby_link
 from podpages.render import pages
-from support.catalogs import SETTINGS, daily_catalog, example_folder, indexed
+from support.catalogs import SETTINGS, daily_catalog, episode_document, example_folder, indexed, put_episode
 from support.paths import GOLDEN
 
 SEED = "backend-flexibility-revolution"
@@ -149,6 +150,30 @@ def test_the_page_and_the_api_fragment_share_one_nearby_section(pytorch, seed_pa
     fragment = nearby_listing.as_html(indexed(pytorch), SEED, SETTINGS.nearby_count, SETTINGS.site_url)
 
     assert fragment.startswith("<section") and fragment in seed_page.body.decode()
+
+
+def test_a_process_renders_each_episode_link_of_the_nearby_lists_once():
+    catalog = daily_catalog(20)
+    nearby_link.cache_clear()
+
+    for number in range(1, 21):
+        pages.episode_page(catalog, f"e{number:02d}", SETTINGS)
+
+    assert nearby_link.cache_info().misses == 20  # each episode's link, though each is listed on 8 pages
+    assert nearby_link.cache_info().hits == 20 * SETTINGS.nearby_count - 20
+
+
+def test_a_retitled_neighbour_shows_its_new_title_on_the_pages_that_list_it():
+    catalog = daily_catalog(10)
+    before = html.fromstring(pages.episode_page(catalog, "e05", SETTINGS).body)
+    document = episode_document("Episode 6, retitled", "2025-12-26T09:00:00Z")
+    catalog = catalog.apply(put_episode("daily", "e06", document), SETTINGS.excerpt_chars)
+
+    after = html.fromstring(pages.episode_page(catalog, "e05", SETTINGS).body)
+
+    listed = "//section[@aria-labelledby='nearby']//a/text()"
+    assert "Episode 6" in before.xpath(listed)
+    assert "Episode 6, retitled" in after.xpath(listed) and "Episode 6" not in after.xpath(listed)
 
 
 def test_the_show_page_lists_the_newest_episodes_and_links_every_year():

@@ -7,6 +7,7 @@ from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.errors import UnknownEpisode
 from podpages.excerpt import meta_description, paragraphs
+from podpages.nearby_section import nearby_section
 from podpages.render import site_objects, structured_data
 from podpages.render.site_objects import SiteObject
 from podpages.settings import Settings
@@ -41,7 +42,9 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         notes=entry.notes(),
         chapters=chapters,
         chapter_anchor=structured_data.chapter_anchor,
-        nearby=catalog.nearby(slug, settings.nearby_count),
+        nearby=nearby_section(
+            catalog.show, catalog.show_document.title, catalog.nearby(slug, settings.nearby_count), settings.site_url
+        ),
         structured_data=structured_data.podcast_episode(catalog, entry, episode, settings.site_url, chapters),
     )
     return site_objects.html(path, text)
