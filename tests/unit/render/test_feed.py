@@ -270,7 +270,9 @@ def test_feeds_written_on_several_threads_at_once_leave_the_process_locale_as_it
     try:
         with ThreadPoolExecutor(max_workers=4) as threads:
             list(threads.map(lambda _: b"".join(feed(catalog, SETTINGS).parts()), range(40)))
+        after = locale.setlocale(locale.LC_ALL)
     finally:
         sys.setswitchinterval(interval)
+        locale.setlocale(locale.LC_ALL, before)  # so that a failure here leaves no later test in C
 
-    assert locale.setlocale(locale.LC_ALL) == before
+    assert after == before
