@@ -42,7 +42,7 @@ def episode_page(catalog: Catalog, slug: str, settings: Settings) -> SiteObject:
         notes=entry.notes(),
         chapters=chapters,
         chapter_anchor=structured_data.chapter_anchor,
-        nearby=nearby_section(
+        nearby_section=nearby_section(
             catalog.show, catalog.show_document.title, catalog.nearby(slug, settings.nearby_count), settings.site_url
         ),
         structured_data=structured_data.podcast_episode(catalog, entry, episode, settings.site_url, chapters),
