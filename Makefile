@@ -14,6 +14,8 @@ DEMO_HOST ?= 127.0.0.1
 DEMO_PORT ?= 3000
 DEMO_AWS_PORT ?= 4566
 SEED_PAGE := pytorch/backend-flexibility-revolution/
+# The tests, a file to each of as many processes as the machine has cores (pytest-xdist).
+PYTEST := $(BIN)/pytest --numprocesses auto --dist loadfile
 # The Lambda Python runtime ships these; the layer does not.
 RUNTIME_PROVIDED := boto3 botocore s3transfer urllib3
 
@@ -46,7 +48,7 @@ checkers: ## install the Nu HTML Checker from npm (its audits are skipped, loudl
 	else echo "WARNING: npm not found; the Nu HTML Checker audits will be skipped"; fi
 
 test: install checkers lint ## run every test: unit, integration (moto server, sam), acceptance (Nu checker)
-	$(BIN)/pytest
+	$(PYTEST)
 
 lint: install ## ruff (lint and format) and mypy (strict types) over the package and the handlers
 	$(BIN)/ruff check layers functions tests bench
@@ -54,13 +56,13 @@ lint: install ## ruff (lint and format) and mypy (strict types) over the package
 	$(BIN)/mypy
 
 unit: install ## run the unit tests only: pure code, no network
-	$(BIN)/pytest tests/unit
+	$(PYTEST) tests/unit
 
 integration: install ## run the integration tests: S3 and SQS over HTTP on 127.0.0.1, sam validate and build
-	$(BIN)/pytest tests/integration
+	$(PYTEST) tests/integration
 
 acceptance: install checkers ## run the acceptance tests: real validators on rendered pages
-	$(BIN)/pytest tests/acceptance
+	$(PYTEST) tests/acceptance
 
 # Part of make test too, where it is skipped, loudly, without root and Docker; here that is a failure.
 sam-local: install ## sam local invoke every event in events/ against S3 and SQS on 127.0.0.1 (root, docker.io)

@@ -310,10 +310,10 @@ def apply(stack, uploads: list[Upload]) -> None:
 
 
 @pytest.fixture
-def seed(capsys) -> int:
+def seed() -> int:
+    """A seed of its own each run: a failure's report shows it, in the setup's captured output."""
     value = int(os.environ.get("BAD_INPUT_SEED", random.randrange(2**32)))
-    with capsys.disabled():
-        print(f"\nbad-input seed: {value} (rerun with BAD_INPUT_SEED={value})")
+    print(f"bad-input seed: {value} (rerun with BAD_INPUT_SEED={value})")
     return value
 
 

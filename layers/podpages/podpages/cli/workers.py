@@ -30,7 +30,7 @@ def worker_map(workers: int) -> Iterator[Map]:
     state they read must be set before the first call, since the workers fork then. A process that
     runs threads of its own (a test, a server) is never forked, since a lock one of them holds at
     that moment would stay held in the child for ever: it maps here."""
-    if workers <= 1 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or threaded() or "fork" not in multiprocessing.get_all_start_methods():
         yield map
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -40,6 +40,15 @@ def worker_map(workers: int) -> Iterator[Map]:
             return pool.map(function, items, chunksize=max(1, len(items) // (workers * RUNS_PER_WORKER)))
 
         yield spread
+
+
+def threaded() -> bool:
+    """Whether this process runs another thread: one of `threading`'s, or one started beneath it,
+    which `threading` does not count (the one a test runner's worker reads its orders on, say)."""
+    try:
+        return len(os.listdir("/proc/self/task")) > 1
+    except OSError:  # no /proc: only threading's own are seen
+        return threading.active_count() > 1
 
 
 @contextmanager
