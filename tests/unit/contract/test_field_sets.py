@@ -1,5 +1,5 @@
-"""Models whose input named the same fields share one set of those names, unpickled too, and stay apart
-when copied."""
+"""Models whose input named the same fields share one set of those names, copied and unpickled too; a
+copy that sets a field leaves the set it was copied from as it was."""
 
 import json
 import pickle
