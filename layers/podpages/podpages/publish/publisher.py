@@ -36,6 +36,7 @@ from podpages.publish.upload_events import UploadEvent
 from podpages.rebuild.request import RebuildRequest
 from podpages.render import sitemaps
 from podpages.render.feed import feed
+from podpages.render.feed_runs import KEPT_RUNS
 from podpages.render.plans import TranscriptSources, feed_plan, listing_plan, page_plan, site_plan
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
@@ -240,7 +241,7 @@ class Publisher:
         self.write(listing_plan(catalog, refresh, self.settings))
         self.write_nearby_index(catalog, retired, named, digests)
         started = time.perf_counter()
-        plan = feed_plan(catalog, refresh, self.settings)
+        plan = feed_plan(catalog, refresh, self.settings, KEPT_RUNS)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
         if plan.puts:
             milliseconds = (time.perf_counter() - started) * 1000

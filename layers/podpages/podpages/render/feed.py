@@ -8,6 +8,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
@@ -19,7 +20,7 @@ from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract import apple_categories
 from podpages.contract.documents import Show
 from podpages.durations import total_seconds
-from podpages.render import site_objects
+from podpages.render import feed_runs, site_objects
 from podpages.render.feed_content import content_encoded
 from podpages.render.feed_extensions import (
     AppleEntryExtension,
@@ -31,6 +32,7 @@ from podpages.render.feed_extensions import (
     SimpleChaptersExtension,
 )
 from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
+from podpages.render.feed_runs import KeptRuns
 from podpages.render.site_objects import Parts, StreamedObject
 from podpages.settings import Settings
 
@@ -58,19 +60,20 @@ def podcast_guid(feed_url: str) -> str:
     return str(uuid.uuid5(PODCAST_GUIDS, feed_url.split("://", 1)[-1].rstrip("/")))
 
 
-def feed(catalog: Catalog, settings: Settings) -> StreamedObject:
-    """The subscription feed: the newest `FEED_MAX_ITEMS` episodes, and a link to the newest archive."""
+def feed(catalog: Catalog, settings: Settings, kept: KeptRuns | None = None) -> StreamedObject:
+    """The subscription feed: the newest `FEED_MAX_ITEMS` episodes, and a link to the newest archive.
+    Runs of items in `kept` are taken from there, and those rendered are kept there (`feed_runs`)."""
     path = site_paths.feed(catalog.show)
     pages = archive_pages(catalog, settings.feed_max_items)
     links = [("prev-archive", settings.site_url + site_paths.feed_archive(catalog.show, pages))] if pages else []
-    parts = _document(catalog, catalog.newest(settings.feed_max_items), settings, path, links, trailers=True)
+    parts = _document(catalog, catalog.newest(settings.feed_max_items), settings, path, links, kept, trailers=True)
     return site_objects.rss(path, parts)
 
 
-def feed_archive(catalog: Catalog, page: int, settings: Settings) -> StreamedObject:
+def feed_archive(catalog: Catalog, page: int, settings: Settings, kept: KeptRuns | None = None) -> StreamedObject:
     """Archive page `page` (RFC 5005): its episodes, newest first, linked to the feed and its neighbours.
     Its channel names no `podcast:trailer`: the subscription feed offers them, and a new trailer then
-    leaves every full page as it was."""
+    leaves every full page as it was. Runs of items, likewise, with `kept`."""
     show, site = catalog.show, settings.site_url
     path = site_paths.feed_archive(show, page)
     links = [("current", site + site_paths.feed(show))]
@@ -79,7 +82,7 @@ def feed_archive(catalog: Catalog, page: int, settings: Settings) -> StreamedObj
     if page < archive_pages(catalog, settings.feed_max_items):
         links.append(("next-archive", site + site_paths.feed_archive(show, page + 1)))
     entries = list(reversed(archive_entries(catalog, page, settings.feed_max_items)))
-    parts = _document(catalog, entries, settings, path, links, archive=True)
+    parts = _document(catalog, entries, settings, path, links, kept, archive=True)
     return site_objects.rss(path, parts, site_objects.ARCHIVE_CACHE)
 
 
@@ -89,11 +92,13 @@ def _document(
     settings: Settings,
     path: str,
     links: list[tuple[str, str]],
+    kept: KeptRuns | None,
     archive: bool = False,
     trailers: bool = False,
 ) -> Parts:
     """A feed document at `path`: the show's channel and `episodes`, newest first, in parts of a run
-    of items each (`_runs`). The parts make the bytes feedgen writes for the whole document."""
+    of items each (`_runs`), each taken from `kept` if it holds it. The parts make the bytes feedgen
+    writes for the whole document."""
 
     named_trailers = _trailers(catalog) if trailers else []
 
@@ -113,23 +118,30 @@ def _document(
         with FEEDGEN_DATES:
             return bytes(fg.rss_str(pretty=True))
 
+    def run_items(run: list[CatalogEntry], head: bytes) -> bytes:
+        return _items(channel(run), head)
+
     def parts() -> Iterator[bytes]:
         head = _before_end(channel([]))
         yield head
-        for run in _runs(episodes):
-            yield _items(channel(run), head)
+        if kept is None:
+            yield from (run_items(run, head) for run in _runs(episodes))
+        else:
+            context = feed_runs.show_context(catalog, settings.site_url)
+            for run in _runs(episodes):
+                yield kept.items(feed_runs.run_key(context, catalog, run), partial(run_items, run, head))
         yield CHANNEL_END
 
     return parts
 
 
 def _runs(episodes: list[CatalogEntry]) -> Iterator[list[CatalogEntry]]:
-    """`episodes` in runs of at most ITEMS_PER_PART and, past a run's first, of PART_WEIGHT characters
-    of chapters and show notes."""
+    """`episodes` in runs that end after an episode that ends one (`feed_runs.ends_run`), of at most
+    ITEMS_PER_PART and, past a run's first, of PART_WEIGHT characters of chapters and show notes."""
     start = 0
     while start < len(episodes):
         end, weight = start + 1, _weight(episodes[start])
-        while end < len(episodes) and end - start < ITEMS_PER_PART:
+        while end < len(episodes) and end - start < ITEMS_PER_PART and not feed_runs.ends_run(episodes[end - 1]):
             weight += _weight(episodes[end])
             if weight > PART_WEIGHT:
                 break

@@ -12,6 +12,7 @@ from podpages.contract.companion_transcripts import Cue
 from podpages.render import pages, site_objects, sitemaps
 from podpages.render.chapters_file import chapters_file
 from podpages.render.feed import feed, feed_archive
+from podpages.render.feed_runs import KeptRuns
 from podpages.render.site_objects import Plan, Published, SiteObject
 from podpages.render.transcript_files import transcript_files
 from podpages.render.transcript_page import transcript_page
@@ -107,12 +108,12 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
     return plan
 
 
-def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings, kept: KeptRuns | None = None) -> Plan:
     """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself
     where it changed, written after its other listings and its archive pages: while the feed is
-    current, so are they.
+    current, so are they. Their runs of items are taken from `kept`, and kept there, if given.
     Archive pages past the catalog's own, left by a show that has shrunk, go."""
-    archives: list[Published] = [feed_archive(catalog, page, settings) for page in sorted(refresh.archives)]
+    archives: list[Published] = [feed_archive(catalog, page, settings, kept) for page in sorted(refresh.archives)]
     if not refresh.listings:
         return Plan(puts=archives)
     show = catalog.show
@@ -122,7 +123,7 @@ def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
     ]
     if catalog.is_empty:
         return Plan(deletes=[*gone, site_paths.object_key(site_paths.feed(show))])
-    return Plan(puts=[*archives, *([feed(catalog, settings)] if refresh.feed else [])], deletes=gone)
+    return Plan(puts=[*archives, *([feed(catalog, settings, kept)] if refresh.feed else [])], deletes=gone)
 
 
 def site_plan(parts: Mapping[str, int], settings: Settings) -> Plan:
