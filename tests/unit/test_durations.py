@@ -25,9 +25,11 @@ def test_a_duration_reads_in_every_form(text, seconds, iso, human):
 
 
 @pytest.mark.parametrize("text", ["PT0S", "-PT1S", "PT48H1S", "P3D", "P1Y", "1:05", ""])
-def test_out_of_range_or_unreadable_durations_are_refused(text):
-    with pytest.raises(ValueError):
-        parse_duration(text)
+def test_out_of_range_or_unreadable_durations_are_refused_each_time_they_come(text):
+    # Durations read are remembered: one refused must not be remembered as read
+    for _time in range(2):
+        with pytest.raises(ValueError):
+            parse_duration(text)
 
 
 def test_a_fraction_of_a_second_reads_as_under_a_second():

@@ -15,13 +15,7 @@ def parse_duration(value: object) -> timedelta:
     if isinstance(value, timedelta):
         duration = value
     elif isinstance(value, str):
-        try:
-            parsed = isodate.parse_duration(value)
-        except (isodate.ISO8601Error, ValueError) as error:
-            raise ValueError(f"{value!r} is not an ISO 8601 duration such as PT4M5S") from error
-        if not isinstance(parsed, timedelta):
-            raise ValueError("use hours, minutes and seconds: years and months have no fixed length")
-        duration = parsed
+        duration = _parse_iso(value)
     else:
         raise ValueError("must be an ISO 8601 duration string such as PT4M5S")
     if duration < MIN_DURATION:
@@ -29,6 +23,17 @@ def parse_duration(value: object) -> timedelta:
     if duration > MAX_DURATION:
         raise ValueError("must be at most 48 hours (PT48H)")
     return duration
+
+
+@lru_cache(maxsize=8192)  # each publish reads its show's head back, 1,000 durations and more
+def _parse_iso(value: str) -> timedelta:
+    try:
+        parsed = isodate.parse_duration(value)
+    except (isodate.ISO8601Error, ValueError) as error:
+        raise ValueError(f"{value!r} is not an ISO 8601 duration such as PT4M5S") from error
+    if not isinstance(parsed, timedelta):
+        raise ValueError("use hours, minutes and seconds: years and months have no fixed length")
+    return parsed
 
 
 @lru_cache(maxsize=4096)  # a page prints its episode's duration so three times, and isodate takes its time

@@ -29,6 +29,16 @@ def test_a_year_slug_with_a_trailing_newline_is_still_a_slug_of_its_own():
         parse_source_key("episodes/s/2026\n.json")
 
 
+@pytest.mark.parametrize("url", ["http://m.example.com/a.mp3", "https://m.example.com/a b.mp3", "https:///a.mp3"])
+def test_a_url_that_fails_its_check_fails_it_each_time_it_comes(url):
+    # URLs checked are remembered: one refused must not be remembered as checked
+    document = episode_document(audio={"url": url, "type": "audio/mpeg", "length": 1})
+    for _time in range(2):
+        with pytest.raises(ContractError) as raised:
+            parse_episode(json.dumps(document).encode())
+        assert fields(raised) == ["audio.url"]
+
+
 def test_an_audio_type_with_a_trailing_newline_is_rejected():
     document = episode_document(audio={"url": "https://m.example.com/a.mp3", "type": "audio/mpeg\n", "length": 1})
 

@@ -1,5 +1,5 @@
 """A body of pieces reads, seeks and reads again as the bytes of its pieces end to end, making the
-pieces again for each reading from the start."""
+pieces again for each reading from the start, unless they are few enough bytes to keep."""
 
 import io
 
@@ -31,7 +31,9 @@ def test_read_in_blocks_of_any_size_it_is_the_pieces_joined(size):
     assert b"".join(blocks) == WHOLE and len(body) == len(WHOLE)
 
 
-def test_it_seeks_and_reads_from_anywhere_as_botocore_does_to_send_again():
+@pytest.mark.parametrize(("kept_bytes", "makings"), [(len(WHOLE) - 1, 4), (len(WHOLE), 1)])
+def test_it_seeks_and_reads_from_anywhere_as_botocore_does_to_send_again(kept_bytes, makings, monkeypatch):
+    monkeypatch.setattr("podpages.storage.joined_body.KEPT_BYTES", kept_bytes)
     make, made = counted(PIECES)
     body = JoinedBody(make)
     assert body.read() == WHOLE and body.read() == b""
@@ -43,8 +45,8 @@ def test_it_seeks_and_reads_from_anywhere_as_botocore_does_to_send_again():
     assert body.tell() == 8
     with pytest.raises(ValueError, match="before the start"):
         body.seek(-1)
-    # Made once for the length, once at the start, and again for each seek back
-    assert len(made) == 4
+    # Made once for the length, once at the start, and again for each seek back; or, kept, once
+    assert len(made) == makings
 
 
 def test_no_pieces_are_an_empty_body():

@@ -3,7 +3,9 @@
 A catalog's index of 1,000 entries at the contract's maximum is 164 MB. Made whole it is held twice
 over (pydantic's buffer, then the bytes copied from it); made as it is read, it is held a piece at
 a time. Each reading makes the pieces again: once to learn the length, once for botocore's
-checksum, once to send, and once more for each retry.
+checksum, once to send, and once more for each retry. A body of at most `KEPT_BYTES` keeps the
+pieces its first reading made, and is read again from them: an index of 1,000 ordinary entries
+(2.5 MB) was made four times by each publish, a tenth of the publish's CPU.
 """
 
 import io
@@ -12,14 +14,15 @@ from collections.abc import Buffer, Callable, Iterator
 # Each call makes the pieces again, from the first, the same bytes every time.
 type Pieces = Callable[[], Iterator[bytes]]
 
+KEPT_BYTES = 8 * 1024 * 1024
+
 
 class JoinedBody(io.RawIOBase):
     """The bytes of `pieces`, end to end, as a read-only file that seeks."""
 
     def __init__(self, pieces: Pieces):
         super().__init__()
-        self._pieces = pieces
-        self._length = sum(len(piece) for piece in pieces())
+        self._pieces, self._length = _kept_if_small(pieces)
         self._rewind()
 
     def _rewind(self) -> None:
@@ -70,3 +73,18 @@ class JoinedBody(io.RawIOBase):
         self._piece = self._piece[count:]
         self._position += count
         return count
+
+
+def _kept_if_small(pieces: Pieces) -> tuple[Pieces, int]:
+    """`pieces`, or the pieces as made once when they hold at most `KEPT_BYTES` in all; and their length."""
+    kept: list[bytes] = []
+    length = 0
+    for piece in pieces():
+        length += len(piece)
+        if length <= KEPT_BYTES:
+            kept.append(piece)
+        elif kept:
+            kept = []  # too long to keep: made again at each reading
+    if length > KEPT_BYTES:
+        return pieces, length
+    return (lambda: iter(kept)), length
