@@ -356,7 +356,10 @@ from podpages.contract.source_keys import parse_source_key
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
 from podpages.storage.streamed_upload import sized_parts
+from podpages.render.feed_runs import KEPT_BYTES
 settings = Settings(site_url="http://127.0.0.1:3000")
+# The most a warm function keeps of its feeds' runs of items from earlier publishes (render/feed_runs.py).
+kept_runs = b"-" * KEPT_BYTES
 with open(sys.argv[1], "rb") as lines:
     index = read_index(lines, TextSpool())  # as the render function reads it: a line at a time, long texts set aside
 upload = Path(sys.argv[2])
@@ -374,8 +377,9 @@ print(len(plan.puts), written)
 
 
 def peak_memory(episodes: int = 10_000) -> dict:
-    """Max RSS of a publish into a show of `episodes` as the render function makes it (parse the
-    catalog's index, fold, render the stale pages, the feed, the sitemap and the nearby index), and
+    """Max RSS of a publish into a show of `episodes` as a warm render function makes it (parse the
+    catalog's index, fold, render the stale pages, the feed, the sitemap and the nearby index,
+    holding as many runs of feed items as it may keep), and
     of `podpages render` of the whole show from its files."""
     settings = Settings(site_url=SITE_URL)
     folder = write_catalogue(Path(tempfile.mkdtemp()), episodes)
