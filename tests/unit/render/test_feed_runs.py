@@ -8,10 +8,12 @@ import pytest
 
 from podpages.catalog.changes import TranscriptPut
 from podpages.catalog.model import Catalog
+from podpages.catalog.staleness import Refresh
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
 from podpages.render.feed import ITEMS_PER_PART, feed, feed_archive
 from podpages.render.feed_runs import KeptRuns, ends_run
+from podpages.render.plans import KEPT_ARCHIVES, feed_plan
 from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
 
 START = datetime(2025, 12, 20, 9, tzinfo=UTC)  # daily_catalog's
@@ -133,6 +135,20 @@ def test_an_archive_document_takes_kept_runs_too_and_keeps_its_bytes():
     rendered = kept.rendered
     assert b"".join(feed_archive(catalog, 1, settings, kept).parts()) == anew
     assert kept.rendered == rendered > 0
+
+
+@pytest.mark.parametrize("pages", [1, KEPT_ARCHIVES, KEPT_ARCHIVES + 1])
+def test_only_a_publish_that_rewrites_few_archive_pages_keeps_their_runs(pages):
+    # A removal rewrites every page after its episode's, each shifted: their runs were never kept
+    settings = replace(SETTINGS, feed_max_items=20)
+    kept, catalog = CountingRuns(), daily_catalog(100)
+
+    plan = feed_plan(catalog, Refresh(archives=set(range(1, pages + 1))), settings, kept)
+
+    assert [b"".join(item.parts()) for item in plan.puts] == [
+        b"".join(feed_archive(catalog, page, settings).parts()) for page in range(1, pages + 1)
+    ]
+    assert (len(kept) > 0) == (pages <= KEPT_ARCHIVES)
 
 
 def test_kept_runs_hold_at_most_their_limit_and_the_one_used_longest_ago_goes_first():

@@ -23,6 +23,11 @@ from podpages.templating import template_file
 # or a companion transcript's cues.
 type TranscriptSources = Mapping[str, str | tuple[Cue, ...]]
 NO_SOURCES: TranscriptSources = MappingProxyType({})
+# An edit rewrites one archive page, and a new episode that fills a page two. A publish that
+# rewrites more, a removal or an episode back-dated among them, shifts every page after its
+# episode's: none of their runs of items was rendered before, so keeping them would only push the
+# feed's own runs out.
+KEPT_ARCHIVES = 2
 # The files a companion transcript adds to transcript.txt, which the JSON's text has too.
 COMPANION_FORMATS = ("vtt", "srt", "json")
 
@@ -111,9 +116,13 @@ def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan
 def feed_plan(catalog: Catalog, refresh: Refresh, settings: Settings, kept: KeptRuns | None = None) -> Plan:
     """The feed's archive pages that `refresh` names and, with the show's listings, the feed itself
     where it changed, written after its other listings and its archive pages: while the feed is
-    current, so are they. Their runs of items are taken from `kept`, and kept there, if given.
+    current, so are they. Their runs of items are taken from `kept`, and kept there, if given,
+    but for archive pages that shift (`KEPT_ARCHIVES`).
     Archive pages past the catalog's own, left by a show that has shrunk, go."""
-    archives: list[Published] = [feed_archive(catalog, page, settings, kept) for page in sorted(refresh.archives)]
+    kept_archives = kept if len(refresh.archives) <= KEPT_ARCHIVES else None
+    archives: list[Published] = [
+        feed_archive(catalog, page, settings, kept_archives) for page in sorted(refresh.archives)
+    ]
     if not refresh.listings:
         return Plan(puts=archives)
     show = catalog.show
