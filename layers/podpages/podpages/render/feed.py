@@ -32,7 +32,6 @@ from podpages.render.feed_extensions import (
     SimpleChaptersExtension,
 )
 from podpages.render.feed_podcast_namespace import Trailer, TranscriptLink
-from podpages.render.feed_runs import KeptRuns
 from podpages.render.site_objects import Parts, StreamedObject
 from podpages.settings import Settings
 
@@ -60,7 +59,7 @@ def podcast_guid(feed_url: str) -> str:
     return str(uuid.uuid5(PODCAST_GUIDS, feed_url.split("://", 1)[-1].rstrip("/")))
 
 
-def feed(catalog: Catalog, settings: Settings, kept: KeptRuns | None = None) -> StreamedObject:
+def feed(catalog: Catalog, settings: Settings, kept: feed_runs.KeptRuns | None = None) -> StreamedObject:
     """The subscription feed: the newest `FEED_MAX_ITEMS` episodes, and a link to the newest archive.
     Runs of items in `kept` are taken from there, and those rendered are kept there (`feed_runs`)."""
     path = site_paths.feed(catalog.show)
@@ -70,7 +69,9 @@ def feed(catalog: Catalog, settings: Settings, kept: KeptRuns | None = None) -> 
     return site_objects.rss(path, parts)
 
 
-def feed_archive(catalog: Catalog, page: int, settings: Settings, kept: KeptRuns | None = None) -> StreamedObject:
+def feed_archive(
+    catalog: Catalog, page: int, settings: Settings, kept: feed_runs.KeptRuns | None = None
+) -> StreamedObject:
     """Archive page `page` (RFC 5005): its episodes, newest first, linked to the feed and its neighbours.
     Its channel names no `podcast:trailer`: the subscription feed offers them, and a new trailer then
     leaves every full page as it was. Runs of items, likewise, with `kept`."""
@@ -92,7 +93,7 @@ def _document(
     settings: Settings,
     path: str,
     links: list[tuple[str, str]],
-    kept: KeptRuns | None,
+    kept: feed_runs.KeptRuns | None,
     archive: bool = False,
     trailers: bool = False,
 ) -> Parts:
