@@ -8,7 +8,6 @@ gc.disable()
 
 from typing import Any
 
-import boto3
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
@@ -18,11 +17,12 @@ from podpages.nearby.cache import CatalogCache
 from podpages.observability import logger, metrics, tracer
 from podpages.settings import Settings
 from podpages.snapstart import after_restore
+from podpages.storage.aws_clients import aws_client
 from podpages.storage.source_bucket import SourceBucket
 
 
 def source_bucket() -> SourceBucket:
-    return SourceBucket(boto3.client("s3", config=Config(retries={"mode": "standard"})), settings.source_bucket)
+    return SourceBucket(aws_client("s3", config=Config(retries={"mode": "standard"})), settings.source_bucket)
 
 
 settings = Settings.from_env()

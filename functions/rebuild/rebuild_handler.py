@@ -9,7 +9,6 @@ gc.disable()
 
 from typing import Any
 
-import boto3
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
 
@@ -17,12 +16,13 @@ from podpages.observability import logger, tracer
 from podpages.rebuild.deploy import handle_deploy_event
 from podpages.rebuild.queue import RebuildQueue
 from podpages.settings import Settings
+from podpages.storage.aws_clients import aws_client
 from podpages.storage.source_bucket import SourceBucket
 
 settings = Settings.from_env()
 config = Config(retries={"mode": "standard"})
-source = SourceBucket(boto3.client("s3", config=config), settings.source_bucket)
-queue = RebuildQueue(boto3.client("sqs", config=config), settings.rebuild_queue_url)
+source = SourceBucket(aws_client("s3", config=config), settings.source_bucket)
+queue = RebuildQueue(aws_client("sqs", config=config), settings.rebuild_queue_url)
 
 
 @logger.inject_lambda_context

@@ -8,7 +8,6 @@ gc.disable()
 
 from typing import Any
 
-import boto3
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from botocore.config import Config
@@ -18,14 +17,15 @@ from podpages.observability import logger, metrics, tracer
 from podpages.publish.publisher import Publisher
 from podpages.publish.render_function import handle_render_event
 from podpages.settings import Settings
+from podpages.storage.aws_clients import aws_client
 from podpages.storage.distribution import Distribution
 from podpages.storage.site_bucket import WRITE_CONCURRENCY, SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
 settings = Settings.from_env()
-s3 = boto3.client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
-distribution = Distribution(boto3.client("cloudfront"), settings.distribution_id) if settings.distribution_id else None
-notify_queue = NotifyQueue(boto3.client("sqs"), settings.notify_queue_url) if settings.notify_queue_url else None
+s3 = aws_client("s3", config=Config(retries={"mode": "standard"}, max_pool_connections=WRITE_CONCURRENCY))
+distribution = Distribution(aws_client("cloudfront"), settings.distribution_id) if settings.distribution_id else None
+notify_queue = NotifyQueue(aws_client("sqs"), settings.notify_queue_url) if settings.notify_queue_url else None
 publisher = Publisher(
     SourceBucket(s3, settings.source_bucket),
     SiteBucket(s3, settings.site_bucket),

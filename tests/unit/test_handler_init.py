@@ -2,6 +2,8 @@
 so a collection then only lengthens the cold start. The collector is on again for the events."""
 
 import gc
+import os
+import subprocess
 import sys
 
 import pytest
@@ -42,3 +44,23 @@ def test_a_handler_collects_no_garbage_during_its_init_and_turns_the_collector_b
 
     assert during_init == []
     assert enabled
+
+
+IMPORTS_OF_INIT = """
+import sys
+from podpages.local.template import load_handler
+load_handler({function!r})
+print(" ".join(sorted(name for name in ("boto3", "s3transfer") if name in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_a_handler_makes_its_clients_without_importing_boto3_or_s3transfer(function):
+    """botocore makes the same clients: importing boto3, and s3transfer below it, would only add
+    to every cold start."""
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    environment |= function_environment(function) | {"AWS_DEFAULT_REGION": "us-east-1"}
+    code = IMPORTS_OF_INIT.format(function=function)
+    result = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
