@@ -21,15 +21,17 @@ from podpages.storage.aws_clients import aws_client
 from podpages.storage.source_bucket import SourceBucket
 
 
-def source_bucket() -> SourceBucket:
-    return SourceBucket(aws_client("s3", config=Config(retries={"mode": "standard"})), settings.source_bucket)
+def source_bucket(new_session: bool = False) -> SourceBucket:
+    client = aws_client("s3", config=Config(retries={"mode": "standard"}), new_session=new_session)
+    return SourceBucket(client, settings.source_bucket)
 
 
 settings = Settings.from_env()
 catalogs = CatalogCache(source_bucket())
 app = nearby_api(catalogs, settings)
-# With SnapStart, copies resume from one snapshot: each gets its own S3 client, and no catalog held before it.
-after_restore(lambda: catalogs.restore(source_bucket()))
+# With SnapStart, copies resume from one snapshot: each gets its own session and S3 client, with the
+# credentials of its own environment, and no catalog held before it.
+after_restore(lambda: catalogs.restore(source_bucket(new_session=True)))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

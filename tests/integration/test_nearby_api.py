@@ -247,15 +247,21 @@ def test_a_copy_restored_from_a_snapstart_snapshot_holds_nothing_from_before_it(
     # The hook the Lambda runtime runs after each restore is the one the handler registered last
     restore, args, kwargs = get_after_restore()[-1]
 
-    # When Lambda restores a copy from the snapshot (in the restored sandbox's environment)
+    # When Lambda restores a copy from the snapshot, in the restored sandbox's environment, whose
+    # credentials are not those the snapshot's init read
     for name, value in local_aws.environment().items():
         monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "ASIARESTOREDCOPY")
     restore(*args, **kwargs)
     client = nearby.module.catalogs.source.client
     gets: list[str] = []
     client.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: gets.append(1))
+    signed: list[str] = []
+    client.meta.events.register("before-send.s3", lambda request, **_: signed.append(request.headers["Authorization"]))
     response = nearby(load_event("http-nearby.json"))
 
-    # Then it has an S3 client of its own, and reads the show anew before answering
+    # Then it has an S3 client of its own, signing with its own environment's credentials, and
+    # reads the show anew before answering
     assert client is not before
     assert response["statusCode"] == 200 and gets == [1]
+    assert signed and all(b"Credential=ASIARESTOREDCOPY/" in header for header in signed)

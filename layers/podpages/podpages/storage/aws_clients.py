@@ -19,7 +19,12 @@ def _session() -> Session:
     return Session()
 
 
-def aws_client(service: str, config: Config | None = None) -> Any:
+def aws_client(service: str, config: Config | None = None, *, new_session: bool = False) -> Any:
     """A client for `service` in the environment's region, with its credentials: on Lambda, the
-    function's role. Untyped, as boto3's is for a service named by a plain str."""
+    function's role. Untyped, as boto3's is for a service named by a plain str. With `new_session`,
+    the process's session is made again first, and reads the environment anew: what a copy resumed
+    from a SnapStart snapshot needs, since every copy shares the session the snapshot holds, and
+    the credentials it resolved."""
+    if new_session:
+        _session.cache_clear()
     return _session().create_client(service, config=config)
