@@ -5,6 +5,7 @@ blobs printed to stdout."""
 import io
 import json
 import logging
+import warnings
 
 import pytest
 
@@ -95,6 +96,24 @@ def test_a_batch_counts_what_it_published_rejected_and_wrote_and_times_each_feed
     assert feed_ms > 0
     assert units(blobs)["FeedBuildMs"] == "Milliseconds" and units(blobs)["EpisodesPublished"] == "Count"
     assert {blob["service"] for blob in blobs} == {"podpages"}
+
+
+def test_a_batch_that_publishes_nothing_counts_its_messages_and_no_warning_says_it_has_no_metric(stack, capsys):
+    # A notification of an upload that is gone by the time it is read: the batch publishes nothing
+    stack.discard_pending()
+    stack.send(notification("episodes/daily/gone.json", GOOD_SEQUENCER))
+    messages = stack.sqs.receive_message(QueueUrl=stack.queue_url, MaxNumberOfMessages=10)["Messages"]
+    event = sqs_event(messages, "arn:aws:sqs:us-east-1:123456789012:podpages-render-queue")
+    capsys.readouterr()
+
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        stack.handler(event, LambdaContext())
+
+    blobs = emitted(capsys.readouterr().out)
+    assert values(blobs, "RenderMessages") == [1]
+    assert values(blobs, "EpisodesPublished") == [] and values(blobs, "PagesWritten") == []
+    assert [str(warning.message) for warning in warned if "metrics" in str(warning.message)] == []
 
 
 def test_a_lost_catalog_race_is_counted(stack, capsys, monkeypatch):

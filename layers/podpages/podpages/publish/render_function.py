@@ -22,6 +22,9 @@ from podpages.rebuild.request import RebuildRequest, rebuild_request
 
 def handle_render_event(event: dict[str, Any], publisher: Publisher) -> PartialItemFailureResponse | dict[str, Any]:
     records = event.get("Records") or []
+    # Every event counts its records, so that one which changes nothing (an upload gone when read,
+    # a show that stays busy) still has a metric to publish, and powertools warns of none missing.
+    metrics.add_metric(name="RenderMessages", unit=MetricUnit.Count, value=len(records))
     if records and records[0].get("eventSource") == "aws:sqs":
         return handle_queue_batch(event, publisher)
     try:
