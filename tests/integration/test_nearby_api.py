@@ -256,7 +256,7 @@ def test_a_copy_restored_from_a_snapstart_snapshot_holds_nothing_from_before_it(
     client = nearby.module.catalogs.source.client
     gets: list[str] = []
     client.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: gets.append(1))
-    signed: list[str] = []
+    signed: list[bytes] = []
     client.meta.events.register("before-send.s3", lambda request, **_: signed.append(request.headers["Authorization"]))
     response = nearby(load_event("http-nearby.json"))
 

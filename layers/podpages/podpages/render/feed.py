@@ -125,12 +125,11 @@ def _document(
     def parts() -> Iterator[bytes]:
         head = _before_end(channel([]))
         yield head
-        if kept is None:
-            yield from (run_items(run, head) for run in _runs(episodes))
-        else:
-            context = feed_runs.show_context(catalog, settings.site_url)
-            for run in _runs(episodes):
-                yield kept.items(feed_runs.run_key(context, catalog, run), partial(run_items, run, head))
+        context = feed_runs.show_context(catalog, settings.site_url) if kept is not None else b""
+        for run in _runs(episodes):
+            render = partial(run_items, run, head)
+            # Without runs to keep, no digest is made of a run's entries.
+            yield render() if kept is None else kept.items(feed_runs.run_key(context, catalog, run), render)
         yield CHANNEL_END
 
     return parts
