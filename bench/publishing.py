@@ -197,19 +197,23 @@ def removal(stack: Stack, episodes: int, number: int) -> dict:
 
 REMOVE = """
 import json, os, sys, time
-import boto3
 from podpages.local.template import load_handler
+from podpages.storage.aws_clients import session
 from support.lambda_context import LambdaContext
 # Each S3 request first waits as long as S3's answer would take to come back from another machine.
 latency = float(os.environ["BENCH_S3_LATENCY_S"])
-boto3.setup_default_session()
-boto3.DEFAULT_SESSION.events.register("before-send.s3", lambda **_: time.sleep(latency))
+delayed = []
+def wait(**_):
+    delayed.append(1)
+    time.sleep(latency)
+# The handler's clients come from podpages' session (`storage.aws_clients`), not boto3's default one.
+session().register("before-send.s3", wait)
 handler, _module = load_handler("RenderFunction")
 started = time.perf_counter()
 response = handler(json.loads(sys.argv[1]), LambdaContext(function_name="RenderFunction"))
 assert response == {"batchItemFailures": []}, response
 with open(os.environ["BENCH_TIMED_TO"], "w") as timed:
-    timed.write(str(time.perf_counter() - started))
+    json.dump({"seconds": time.perf_counter() - started, "delayed": len(delayed)}, timed)
 """
 
 
@@ -232,12 +236,16 @@ def _removal_as_on_lambda(stack: Stack, key: str) -> dict:
     share = lambda_share(function["MemorySize"])
     procs = cpu_group(share)
     peak = max_rss(within(procs, [*command, json.dumps(event)]) if procs else [*command, json.dumps(event)])
+    handled = json.loads(timed.read_text())
+    if not handled["delayed"]:
+        raise SystemExit("the removal as on Lambda made no S3 request that waited: the latency was not added")
     return {
         "max_rss_mb": peak,
         "as_on_lambda": {
             "cpu_share": round(share, 2) if procs else None,  # None: this machine gave no CPU quota
             "s3_latency_ms": _ms(S3_LATENCY_S),
-            "handler_s": round(float(timed.read_text()), 1),
+            "handler_s": round(handled["seconds"], 1),
+            "s3_requests_delayed": handled["delayed"],
             "timeout_s": function["Timeout"],
         },
     }

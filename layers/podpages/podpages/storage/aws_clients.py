@@ -13,9 +13,10 @@ from botocore.session import Session
 
 
 @cache
-def _session() -> Session:
-    """One session for the process, as boto3 keeps its default one: it reads the environment's
-    region and credentials once, and each client it makes shares its loaded service models."""
+def session() -> Session:
+    """The process's one session, as boto3 keeps its default one: it reads the environment's region
+    and credentials once, and each client it makes shares its loaded service models. A handler
+    registered on its events sees every client's requests, as on boto3's default session."""
     return Session()
 
 
@@ -26,5 +27,5 @@ def aws_client(service: str, config: Config | None = None, *, new_session: bool 
     from a SnapStart snapshot needs, since every copy shares the session the snapshot holds, and
     the credentials it resolved."""
     if new_session:
-        _session.cache_clear()
-    return _session().create_client(service, config=config)
+        session.cache_clear()
+    return session().create_client(service, config=config)
