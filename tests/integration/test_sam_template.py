@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from jinja2 import ModuleLoader
 
 from podpages.nearby.api import ROUTE
 from support.paths import ROOT as REPO
@@ -210,22 +211,63 @@ def test_every_module_the_layer_ships_imports_with_only_what_lambda_provides(lay
     expected = _layer_modules()
     assert len(expected) >= 40, expected
     # When a fresh interpreter, site-packages switched off, imports every module of the layer's podpages
-    result = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", IMPORT_EVERY_MODULE, str(layer_site), str(runtime)]
-        + [json.dumps(DEV_ONLY_MODULES)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    report = _with_only_the_layer(IMPORT_EVERY_MODULE, layer_site, runtime, DEV_ONLY_MODULES)
     # Then each imports, from the layer, and the development tooling stays out
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout)
     assert Path(report["file"]).is_relative_to(layer_site), report["file"]
     assert sorted(report["modules"]) == expected
     assert report["dev_only_loaded"] == []
     assert not (layer_site / "podpages" / "cli").exists()
     assert not (layer_site / "podpages" / "local").exists()
+
+
+# With site-packages off, as above: every template the layer's environment loads, with Jinja's compiler
+# made to fail, so that a template read from its source instead of its module fails the run.
+LOAD_EVERY_TEMPLATE = """
+import json, sys
+sys.path[:0] = sys.argv[1:3]
+import jinja2
+from podpages import templating
+
+def compiled(*_args, **_kwargs):
+    raise AssertionError("a template was compiled")
+
+jinja2.Environment.compile = compiled
+environment = templating.environment()
+names = sorted(json.loads(sys.argv[3]))
+for name in names:
+    environment.get_template(name)
+print(json.dumps({"loader": type(environment.loader).__name__, "loaded": names}))
+"""
+
+
+@pytest.mark.skipif(
+    not (sys.platform == "linux" and platform.machine() == "x86_64" and sys.version_info[:2] == (3, 13)),
+    reason="the layer's compiled wheels import only on Linux x86_64 CPython 3.13, like Lambda's python3.13",
+)
+def test_the_layer_carries_its_templates_compiled_and_loads_them_without_compiling(layer_site, tmp_path):
+    # Given the built layer, and the repository's templates
+    names = [name for name in _files_under(TEMPLATES) if name.endswith((".html", ".xml", ".txt"))]
+    assert len(names) >= 15
+    modules = layer_site / "podpages" / "templates_compiled"
+    assert sorted(path.name for path in modules.glob("*.py")) == sorted(map(ModuleLoader.get_module_filename, names))
+    # When a fresh interpreter with only the layer and Lambda's runtime loads every one of them
+    report = _with_only_the_layer(LOAD_EVERY_TEMPLATE, layer_site, _lambda_runtime(tmp_path / "runtime"), names)
+    # Then each came from its module: none was compiled
+    assert report == {"loader": "ModuleLoader", "loaded": sorted(names)}
+
+
+def _with_only_the_layer(script: str, layer_site: Path, runtime: Path, names: list[str]) -> dict:
+    """What `script` prints as JSON, run by a fresh interpreter with site-packages switched off, the
+    layer and `runtime` first on its path, and `names` as JSON for its third argument."""
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script, str(layer_site), str(runtime), json.dumps(names)],
+        cwd=runtime.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def test_render_function_is_built_with_its_handler(build_dir):
