@@ -16,6 +16,7 @@ import pytest
 from jinja2 import ModuleLoader
 
 from podpages.nearby.api import ROUTE
+from podpages.templating import TEMPLATE_SUFFIXES
 from support.paths import ROOT as REPO
 from support.paths import TEMPLATE
 from support.template import resource, template
@@ -246,7 +247,7 @@ print(json.dumps({"loader": type(environment.loader).__name__, "loaded": names})
 )
 def test_the_layer_carries_its_templates_compiled_and_loads_them_without_compiling(layer_site, tmp_path):
     # Given the built layer, and the repository's templates
-    names = [name for name in _files_under(TEMPLATES) if name.endswith((".html", ".xml", ".txt"))]
+    names = [name for name in _files_under(TEMPLATES) if name.endswith(TEMPLATE_SUFFIXES)]
     assert len(names) >= 15
     modules = layer_site / "podpages" / "templates_compiled"
     assert sorted(path.name for path in modules.glob("*.py")) == sorted(map(ModuleLoader.get_module_filename, names))

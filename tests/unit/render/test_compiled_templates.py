@@ -70,3 +70,18 @@ def test_a_site_rendered_from_the_compiled_templates_is_the_same_byte_for_byte(
     # Then every template came from its module, and every file is as before
     assert sorted(set(loaded)) == sorted(names)
     assert actual == expected
+
+
+def test_a_build_compiles_from_the_sources_even_where_compiled_templates_are_loaded(
+    tmp_path, monkeypatch, fresh_environment
+):
+    # Given templates compiled once, and an environment that loads those (a layer built before)
+    templating.compile_templates(tmp_path / "first")
+    templating.environment.cache_clear()
+    monkeypatch.setattr(templating, "loader", lambda: ModuleLoader(tmp_path / "first"))
+    # When they are compiled again
+    templating.compile_templates(tmp_path / "again")
+    # Then from their sources, to the very same modules
+    first, again = ({path.name: path.read_bytes() for path in (tmp_path / run).iterdir()} for run in ("first", "again"))
+    assert again == first
+    assert len(again) >= 15
