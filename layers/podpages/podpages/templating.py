@@ -31,7 +31,12 @@ TEMPLATE_SUFFIXES = (".html", ".xml", ".txt")  # templates/ also holds files ser
 def loader(package: Path = Path(__file__).parent) -> BaseLoader:
     """The compiled templates where the package carries them, else the templates themselves."""
     compiled = package / COMPILED
-    return ModuleLoader(compiled) if compiled.is_dir() else PackageLoader("podpages", TEMPLATES)
+    return ModuleLoader(compiled) if compiled.is_dir() else sources()
+
+
+def sources() -> PackageLoader:
+    """The templates themselves, as the package carries them."""
+    return PackageLoader("podpages", TEMPLATES)
 
 
 @cache
@@ -62,8 +67,7 @@ def environment() -> Environment:
 def compile_templates(target: Path) -> None:
     """Every template, compiled from its source into a module of its own in `target`, as `loader`
     finds them. A template that does not compile fails the build, where Jinja would only log it."""
-    sources = environment().overlay(loader=PackageLoader("podpages", TEMPLATES))  # the same settings
-    sources.compile_templates(
+    environment().overlay(loader=sources()).compile_templates(  # the environment's settings, from the sources
         target,
         filter_func=lambda name: name.endswith(TEMPLATE_SUFFIXES),
         zip=None,
