@@ -4,7 +4,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
-from podpages.catalog.feed_archives import archive_entries, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_pages
 from podpages.catalog.model import Catalog
 from podpages.catalog.nearby_index import nearby_index, nearby_part, part_digest
 from podpages.cli.source_folder import read_source_folder
@@ -76,7 +76,8 @@ def indexed(catalog: Catalog) -> CatalogIndex:
 def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, dict[str, bytes]]:
     """The show's nearby index as the render function stores it, and its parts by digest."""
     pages = range(1, frozen_pages(catalog.count, feed_max_items) + 1)
-    parts = [nearby_part(catalog.show, page, archive_entries(catalog, page, feed_max_items)) for page in pages]
+    bounds = archive_bounds(catalog, feed_max_items)
+    parts = [nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)) for page in pages]
     digests = [part_digest(part) for part in parts]
     return nearby_index(catalog, feed_max_items, digests), dict(zip(digests, parts, strict=True))
 

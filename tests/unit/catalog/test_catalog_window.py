@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
+from podpages.catalog.feed_archives import archive_bounds, archive_entries
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import (
     LAYOUT_VERSION,
@@ -134,6 +135,31 @@ def test_a_new_newest_episode_reads_no_frozen_page_and_an_edit_reads_from_its_ow
     window, reach = bucket.read_window([edit], settings)
     assert reach.pages(5) == [1, 2, 3] and reach.skip == range(4, 6)
     assert window.count == 47 and len(window.gap) == 2
+
+
+def test_every_window_an_edit_reads_sees_the_archive_pages_of_the_whole_catalog():
+    # Given 47 episodes in frozen pages of 5 and a head of 22, with nearby lists of 2, so that an
+    # edit in place reads a few pages, and leaves out those before them and a gap after them
+    settings = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=2)
+    whole = daily_catalog(47)
+    bucket = Bucket(whole, settings)
+    bounds = archive_bounds(whole, 5)
+    shapes = set()
+
+    for entry in whole.episodes:
+        edit = put_episode("daily", entry.slug, episode_document("Retitled", entry.episode.published.isoformat()))
+        window, _reach = bucket.read_window([edit], settings)
+        shapes.add((bool(window.earlier), bool(window.gap)))
+
+        # Then it counts the pages it does not hold, and cuts those it holds, where the whole does,
+        # and each page it holds has the whole's episodes
+        assert archive_bounds(window, 5) == bounds, entry.slug
+        for page in range(1, len(bounds) + 1):
+            if not window.unheld(page, bounds):
+                assert archive_entries(window, bounds, page) == archive_entries(whole, bounds, page), (entry.slug, page)
+
+    # Windows with pages left out before those read, after them (a gap), and both
+    assert shapes == {(True, False), (False, True), (True, True)}
 
 
 def test_an_edit_in_place_reads_the_pages_near_its_episode_and_wider_once_it_moves_past_them():

@@ -7,6 +7,8 @@ import json
 import pytest
 
 from podpages.catalog.feed_archives import frozen_pages
+from podpages.catalog.nearby_index import part_digest
+from podpages.catalog.stored import slug_hash
 from support.catalogs import (
     SETTINGS,
     daily_catalog,
@@ -78,3 +80,28 @@ def test_past_the_feed_it_holds_six_hex_digits_an_episode():
     stored = json.loads(body)
     assert len(stored["episodes"]) == 147 and len(parts) == 9
     assert [len(hashes) for hashes, _digest in stored["pages"]] == [600] * 9
+
+
+def test_the_nearby_function_reads_frozen_pages_of_any_counts_by_their_slugs_hashes():
+    # Given the 25 frozen episodes of 47 cut again into parts of 3, 7, 1, 9 and 5 episodes, the
+    # index saying nothing of how many each part holds but by its hashes
+    catalog = daily_catalog(47)
+    body, parts = stored_nearby_index(catalog, 5)
+    stored = json.loads(body)
+    frozen = [row for _hashes, digest in stored["pages"] for row in json.loads(parts[digest])["episodes"]]
+    recut, pages, start = {}, [], 0
+    for page, count in enumerate([3, 7, 1, 9, 5], 1):
+        rows = frozen[start : start + count]
+        part = json.dumps({"version": stored["version"], "show": "daily", "page": page, "episodes": rows}).encode()
+        digest = part_digest(part)
+        recut[digest] = part
+        pages.append(["".join(slug_hash(row[0]) for row in rows), digest])
+        start += count
+    index = json.dumps(stored | {"pages": pages}).encode()
+
+    # Then every listing reads back as the catalog has it, from the parts of the pages it reaches
+    for entry in catalog.episodes:
+        for count in (1, 4, 8):
+            read, _pages = read_for_listing(index, recut, entry.slug, count)
+            assert listed(read, entry.slug, count) == listed(indexed(catalog), entry.slug, count), entry.slug
+    assert sorted(read_for_listing(index, recut, "e11", 2)[1]) == [2, 3, 4]

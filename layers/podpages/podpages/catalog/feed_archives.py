@@ -4,7 +4,9 @@
 fixed size, oldest first, and only full pages: a page, once full, changes only when one of its own
 episodes does (or one before it is inserted or removed), so apps and caches may keep it for long.
 The newest episodes, which fill no page yet, are all in `feed.xml`, since a page is never larger than
-the feed. A show with fewer episodes than a page has no archives, and its feed links to none.
+the feed. A show with fewer episodes than a page has no archives, and its feed links to none. Where
+each page begins and ends is `archive_bounds`, the one place that cuts the episodes into pages; all
+else asks the bounds it gives (`page_bounds`).
 
 An archive page none of whose episodes is in the feed, or on the show page, any more is *frozen*: a
 new newest episode never touches it. Pages freeze at the publish after one that fills an archive
@@ -16,6 +18,7 @@ page's part only when that page changes.
 from collections.abc import Sequence
 
 from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.page_bounds import PageBounds
 
 ARCHIVE_ITEMS = 100  # episodes to a page, unless the feed is smaller still
 SHOW_PAGE_EPISODES = 20  # the newest episodes the show's page lists
@@ -27,22 +30,39 @@ def archive_size(feed_max_items: int) -> int:
     return min(ARCHIVE_ITEMS, feed_max_items) if feed_max_items else ARCHIVE_ITEMS
 
 
+def archive_bounds(catalog: Catalog, feed_max_items: int) -> PageBounds:
+    """Where each full archive page of the show begins and ends. The frozen pages the catalog does
+    not hold are counted by their summaries; the episodes it holds are cut into pages (`_cut`)."""
+    size = archive_size(feed_max_items)
+    before_gap = catalog.gap_at if catalog.gap else len(catalog.episodes)
+    counts = [page.count for page in catalog.earlier]
+    counts += _cut(catalog.episodes[:before_gap], size)
+    counts += [page.count for page in catalog.gap]
+    counts += _cut(catalog.episodes[before_gap:], size)
+    return PageBounds.of_counts(counts)
+
+
+def _cut(entries: Sequence[CatalogEntry], size: int) -> list[int]:
+    """The counts of the full pages that `entries` fill, the first of them the first of a page: the
+    rule that cuts a show into archive pages, `size` episodes each."""
+    return [size] * (len(entries) // size)
+
+
 def archive_pages(catalog: Catalog, feed_max_items: int) -> int:
     """How many full archive pages the show's episodes fill."""
-    return catalog.count // archive_size(feed_max_items)
+    return len(archive_bounds(catalog, feed_max_items))
 
 
-def archive_entries(catalog: Catalog, page: int, feed_max_items: int) -> tuple[CatalogEntry, ...]:
-    """The episodes of archive page `page` (from 1), oldest first."""
-    size = archive_size(feed_max_items)
-    start = catalog.held((page - 1) * size)
-    return catalog.episodes[start : start + size]
+def archive_entries(catalog: Catalog, bounds: PageBounds, page: int) -> tuple[CatalogEntry, ...]:
+    """The episodes of archive page `page` (from 1) of the show's `bounds`, oldest first."""
+    start = catalog.held(bounds.start(page))
+    return catalog.episodes[start : start + bounds.stop(page) - bounds.start(page)]
 
 
 def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes newer than the show's frozen pages, oldest first."""
-    start = catalog.held(frozen_pages(catalog.count, feed_max_items) * archive_size(feed_max_items))
-    return catalog.episodes[start:]
+    frozen = frozen_pages(catalog.count, feed_max_items)
+    return catalog.episodes[catalog.held(archive_bounds(catalog, feed_max_items).start(frozen + 1)) :]
 
 
 def frozen_pages(count: int, feed_max_items: int) -> int:

@@ -35,7 +35,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from podpages.catalog.companions import Companion
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_pages
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
@@ -145,9 +145,8 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
     """The catalog as stored, given the summaries of the frozen pages it holds (`cut_pages`; made
     here when not given). Its frozen pages not held keep the summaries it has of them, and the
     years before the one they end in keep their listings."""
-    size = archive_size(feed_max_items)
-    frozen = frozen_pages(catalog.count, feed_max_items)
-    unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, size))}
+    bounds, frozen = archive_bounds(catalog, feed_max_items), frozen_pages(catalog.count, feed_max_items)
+    unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, bounds))}
     if len(unheld) < len(catalog.earlier) + len(catalog.gap):
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
     held_pages = _held_pages(catalog, feed_max_items)
@@ -158,7 +157,7 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
     listed_year = last_year([summaries[page] for page in sorted(summaries)])  # the index holds its listing
     listed: tuple[ListedEpisode, ...] = ()
     years: dict[int, tuple[str, bytes]] = {}
-    for year, rows in _listings(catalog, frozen * size):
+    for year, rows in _listings(catalog, bounds.start(frozen + 1)):
         if year == listed_year:
             listed = tuple(rows)
         else:
@@ -175,7 +174,7 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
         feed_max_items=feed_max_items,
         pages=tuple(summaries[page] for page in sorted(summaries)),
         trailers=tuple(trailers),
-        episodes=catalog.episodes[catalog.held(frozen * size) :],
+        episodes=catalog.episodes[catalog.held(bounds.start(frozen + 1)) :],
         companions=tuple(companion for companion in catalog.companions if companion.slug not in page_of),
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
         listed=listed,
@@ -185,9 +184,12 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
 
 def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[CatalogEntry, ...]]:
     """The entries of each frozen page the catalog holds, by number."""
-    size = archive_size(feed_max_items)
-    frozen = frozen_pages(catalog.count, feed_max_items)
-    return {page: _page_entries(catalog, page, size) for page in range(1, frozen + 1) if not catalog.unheld(page, size)}
+    bounds, frozen = archive_bounds(catalog, feed_max_items), frozen_pages(catalog.count, feed_max_items)
+    return {
+        page: archive_entries(catalog, bounds, page)
+        for page in range(1, frozen + 1)
+        if not catalog.unheld(page, bounds)
+    }
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> Iterator[tuple[int, list[ListedEpisode]]]:
@@ -360,11 +362,6 @@ def _json(stored: BaseModel) -> bytes:
     """The JSON pydantic writes for `stored`, as the bytes it makes: `model_dump_json` would decode
     them into a string, to be encoded again, and so hold an index three times over."""
     return stored.__pydantic_serializer__.to_json(stored)
-
-
-def _page_entries(catalog: Catalog, page: int, size: int) -> tuple[CatalogEntry, ...]:
-    start = catalog.held((page - 1) * size)
-    return catalog.episodes[start : start + size]
 
 
 def _numbered(pages: Mapping[int, PageSummary], trailers: Iterable[CatalogEntry]) -> Iterable[tuple[int, CatalogEntry]]:

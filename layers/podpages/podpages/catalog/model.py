@@ -32,6 +32,7 @@ from podpages.catalog.changes import (
 from podpages.catalog.companions import Companion, preferred
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.nearby import nearby
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
 from podpages.catalog.show_notes import notes_html
@@ -281,11 +282,11 @@ class Catalog(BaseModel):
             raise NotLoaded(f"episode {position} of {self.show!r} is in a frozen page not read")
         return index
 
-    def unheld(self, page: int, size: int) -> PageSummary | None:
-        """The summary of frozen page `page`, of `size` episodes a page, if it is not held."""
+    def unheld(self, page: int, bounds: PageBounds) -> PageSummary | None:
+        """The summary of frozen page `page` of the show's `bounds`, if it is not held."""
         if page <= len(self.earlier):
             return self.earlier[page - 1]
-        first = len(self.earlier) + self.gap_at // size + 1
+        first = bounds.page_of(self.offset + self.gap_at)
         return self.gap[page - first] if self.gap and first <= page < first + len(self.gap) else None
 
     def _beyond_held(self, position: int, distance: int) -> bool:

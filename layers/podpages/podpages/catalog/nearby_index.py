@@ -16,8 +16,9 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from podpages.catalog.feed_archives import archive_entries, archive_size, frozen_pages, head
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, archive_size, frozen_pages, head
 from podpages.catalog.model import Catalog, CatalogEntry
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.stored import NEARBY_INDEX_VERSION, StoredNearbyEpisode, slug_hash
 from podpages.durations import json_seconds
 from podpages.moments import rfc3339
@@ -29,8 +30,8 @@ def nearby_index(catalog: Catalog, feed_max_items: int, digests: Sequence[str]) 
     """The index as stored, given the digest of each frozen page's part: `[slug, title, published,
     seconds]` for each episode of the head (published in RFC 3339 and UTC, as the API answers; the
     duration in seconds, from which the reader writes its ISO 8601 form), with no white space to spare."""
-    document = catalog.document
-    pages = [[_slug_hashes(catalog, page, feed_max_items), digest] for page, digest in enumerate(digests, 1)]
+    document, bounds = catalog.document, archive_bounds(catalog, feed_max_items)
+    pages = [[_slug_hashes(catalog, bounds, page), digest] for page, digest in enumerate(digests, 1)]
     index = {
         "version": NEARBY_INDEX_VERSION,
         "show": catalog.show,
@@ -51,11 +52,11 @@ def nearby_part(show: str, page: int, entries: Sequence[CatalogEntry]) -> bytes:
 def nearby_digests(catalog: Catalog, feed_max_items: int) -> list[str]:
     """The digest of each frozen page's part: kept in the catalog's summary of each page it does not
     hold (`catalog.layout` writes the part with the page), taken from the part of each page it holds."""
-    size = archive_size(feed_max_items)
+    bounds = archive_bounds(catalog, feed_max_items)
     return [
         unheld.nearby
-        if (unheld := catalog.unheld(page, size))
-        else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, page, feed_max_items)))
+        if (unheld := catalog.unheld(page, bounds))
+        else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)))
         for page in range(1, frozen_pages(catalog.count, feed_max_items) + 1)
     ]
 
@@ -64,11 +65,11 @@ def part_digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
 
 
-def _slug_hashes(catalog: Catalog, page: int, feed_max_items: int) -> str:
+def _slug_hashes(catalog: Catalog, bounds: PageBounds, page: int) -> str:
     """The hashes of a frozen page's slugs: the catalog keeps them for the pages it does not hold."""
-    if unheld := catalog.unheld(page, archive_size(feed_max_items)):
+    if unheld := catalog.unheld(page, bounds):
         return unheld.slugs
-    return "".join(slug_hash(entry.slug) for entry in archive_entries(catalog, page, feed_max_items))
+    return "".join(slug_hash(entry.slug) for entry in archive_entries(catalog, bounds, page))
 
 
 def _rows(entries: Sequence[CatalogEntry]) -> list[StoredNearbyEpisode]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_size, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
 
 MAX_SITEMAP_URLS = 50_000  # the most URLs the sitemaps.org protocol allows in one file
@@ -32,7 +32,8 @@ def indexed_pages(count: int, feed_max_items: int) -> int:
 
 def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes the head's parts list, oldest first: those newer than the indexed pages."""
-    start = catalog.held(indexed_pages(catalog.count, feed_max_items) * archive_size(feed_max_items))
+    indexed = indexed_pages(catalog.count, feed_max_items)
+    start = catalog.held(archive_bounds(catalog, feed_max_items).start(indexed + 1))
     return catalog.episodes[start:]
 
 

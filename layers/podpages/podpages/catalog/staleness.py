@@ -5,13 +5,14 @@ pages whose nearby lists now differ, the archive pages of the years touched, and
 show's feed, page and sitemap parts. That keeps its cost flat however large the show grows.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from podpages.catalog.feed_archives import (
     SHOW_PAGE_EPISODES,
+    archive_bounds,
     archive_entries,
     archive_pages,
-    archive_size,
     frozen_pages,
 )
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
@@ -138,12 +139,12 @@ def listings_of(catalog: Catalog, slugs: set[str], feed_max_items: int) -> Refre
     """The listings that show the named episodes, as a publish that changed them writes them: their
     years' archive pages, the archive documents and sitemap parts of the archive pages that hold
     them, and the show's page and sitemap; the feed aside."""
-    size, pages = archive_size(feed_max_items), archive_pages(catalog, feed_max_items)
+    bounds = archive_bounds(catalog, feed_max_items)
     holding = {
         page
-        for page in range(len(catalog.earlier) + 1, pages + 1)
-        if not catalog.unheld(page, size)
-        and any(entry.slug in slugs for entry in archive_entries(catalog, page, feed_max_items))
+        for page in range(len(catalog.earlier) + 1, len(bounds) + 1)
+        if not catalog.unheld(page, bounds)
+        and any(entry.slug in slugs for entry in archive_entries(catalog, bounds, page))
     }
     return Refresh(
         years={entry.published.year for slug in slugs if (entry := catalog.entry(slug))},
@@ -151,7 +152,7 @@ def listings_of(catalog: Catalog, slugs: set[str], feed_max_items: int) -> Refre
         show_page=True,
         head_sitemap=True,
         archives=holding,
-        archive_pages=pages,
+        archive_pages=len(bounds),
         frozen={page for page in holding if page <= frozen_pages(catalog.count, feed_max_items)},
     )
 
@@ -221,25 +222,23 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
     differ (an edit, or an insert or removal before them, which shifts them), and the page that gains
     or loses its `next-archive` link. A new newest episode changes at most one, when it fills a page.
     The frozen pages the catalogs do not hold are the same in both: no change reaches them."""
-    before, after = archive_pages(old, feed_max_items), archive_pages(new, feed_max_items)
-    size = archive_size(feed_max_items)
+    old_bounds, new_bounds = archive_bounds(old, feed_max_items), archive_bounds(new, feed_max_items)
+    before, after = len(old_bounds), len(new_bounds)
     return {
         page
         for page in range(len(new.earlier) + 1, after + 1)
-        if not new.unheld(page, size)
+        if not new.unheld(page, new_bounds)
         and (
             page > before
             or (page < before) != (page < after)
-            or any(
-                _item_differs(old, new, a, b)
-                for a, b in zip(
-                    archive_entries(old, page, feed_max_items),
-                    archive_entries(new, page, feed_max_items),
-                    strict=True,
-                )
-            )
+            or _entries_differ(old, new, archive_entries(old, old_bounds, page), archive_entries(new, new_bounds, page))
         )
     }
+
+
+def _entries_differ(old: Catalog, new: Catalog, before: Sequence[CatalogEntry], after: Sequence[CatalogEntry]) -> bool:
+    """Whether a feed document's items differ: another count of them, or any item."""
+    return len(before) != len(after) or any(_item_differs(old, new, a, b) for a, b in zip(before, after, strict=True))
 
 
 def _show_page_differs(old: Catalog, new: Catalog) -> bool:
@@ -260,8 +259,7 @@ def _feed_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
     items, or the trailers its channel names."""
     if archive_pages(old, feed_max_items) != archive_pages(new, feed_max_items):
         return True
-    before, after = old.newest(feed_max_items), new.newest(feed_max_items)
-    if len(before) != len(after) or any(_item_differs(old, new, a, b) for a, b in zip(before, after, strict=True)):
+    if _entries_differ(old, new, old.newest(feed_max_items), new.newest(feed_max_items)):
         return True
     trailers = old.trailers(), new.trailers()
     return len(trailers[0]) != len(trailers[1]) or any(_differs(a, b) for a, b in zip(*trailers, strict=True))
@@ -286,13 +284,14 @@ def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items
     if head_parts(old, feed_max_items) != head_parts(new, feed_max_items):
         return _all_frozen(new, feed_max_items)
     before, after = frozen_pages(old.count, feed_max_items), frozen_pages(new.count, feed_max_items)
+    old_bounds, new_bounds = archive_bounds(old, feed_max_items), archive_bounds(new, feed_max_items)
     differ = {
         page
         for page in archives
         if page <= before
         and page <= after
-        and sitemap_rows(old, archive_entries(old, page, feed_max_items))
-        != sitemap_rows(new, archive_entries(new, page, feed_max_items))
+        and sitemap_rows(old, archive_entries(old, old_bounds, page))
+        != sitemap_rows(new, archive_entries(new, new_bounds, page))
     }
     return differ | set(range(before + 1, after + 1))
 

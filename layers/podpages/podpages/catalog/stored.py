@@ -51,7 +51,7 @@ class StoredNearbyIndex(TypedDict):
     version: int
     show: str
     title: str
-    size: int  # episodes to a frozen page
+    size: int  # episodes to a frozen page: the reader counts each page by its slugs' hashes instead
     pages: list[tuple[str, str]]  # each frozen page, oldest first: its slugs' hashes, its part's digest
     episodes: list[StoredNearbyEpisode]  # the episodes after the frozen pages: the head
 

@@ -40,9 +40,10 @@ from datetime import UTC, datetime
 from enum import Enum
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import frozen_pages
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import indexed_pages
 from podpages.catalog.stored import hash_places, holds_hash, slug_hash
@@ -88,22 +89,22 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
         return WHOLE  # cut for another feed, or not windowed at all
     if index.version != LAYOUT_VERSION:
         return WHOLE  # stored by an earlier podpages: cut again
-    size = archive_size(feed_max_items)
-    offset = frozen * size
+    bounds = PageBounds.of_counts(page.count for page in index.pages)  # the frozen pages'
+    offset = bounds.start(frozen + 1)
     head = {entry.slug: position for position, entry in enumerate(index.episodes, offset)}
     head_orders = [entry.order for entry in index.episodes]
 
     def before(position: int) -> int:
         """The page holding the first episode whose nearby list a change at `position` can alter."""
-        return max(0, position - 2 * settings.nearby_count) // size + 1
+        return bounds.page_of(max(0, position - 2 * settings.nearby_count))
 
     def after(position: int) -> int:
         """The page holding the last episode whose nearby list a change at `position` can alter."""
-        return min(frozen, (position + 2 * settings.nearby_count) // size + 1)
+        return min(frozen, bounds.page_of(position + 2 * settings.nearby_count))
 
     def spanned(pages: Iterable[int]) -> list[int]:
         """The first and last positions of the pages."""
-        return [position for page in pages for position in ((page - 1) * size, page * size - 1)]
+        return [position for page in pages for position in (bounds.start(page), bounds.stop(page) - 1)]
 
     def frozen_page(order: tuple[datetime, str]) -> int | None:
         """The frozen page an episode of that order falls into, if any."""
@@ -139,17 +140,17 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
             lands = frozen_page(order)
             if holding and lands is not None:  # an edit that stays in the frozen pages
                 if reach is Reach.NEAR:
-                    in_place += _places(index.pages, holding, slug_hash(slug), size)
+                    in_place += _places(index.pages, bounds, holding, slug_hash(slug))
                     in_place += spanned({*guids, lands} - set(holding))
                 else:
                     in_place += spanned([*holding, *guids, lands])
             else:
-                starts += [before((page - 1) * size) for page in [*holding, *guids]]
-                starts.append(before((lands - 1) * size if lands else offset + bisect_left(head_orders, order)))
+                starts += [before(bounds.start(page)) for page in [*holding, *guids]]
+                starts.append(before(bounds.start(lands) if lands else offset + bisect_left(head_orders, order)))
         elif isinstance(change, EpisodeRemoved):
-            starts += [before((page - 1) * size) for page in holding]
+            starts += [before(bounds.start(page)) for page in holding]
         else:  # a companion transcript, which changes its episode's pages alone
-            in_place += _places(index.pages, holding, slug_hash(slug), size)
+            in_place += _places(index.pages, bounds, holding, slug_hash(slug))
     if removals:
         starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
     # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
@@ -174,9 +175,11 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     return Window(first, frozenset(year for year in years if any(year in page.years for page in unread)), skip)
 
 
-def _places(pages: Sequence[PageSummary], numbers: Iterable[int], wanted: str, size: int) -> list[int]:
+def _places(pages: Sequence[PageSummary], bounds: PageBounds, numbers: Iterable[int], wanted: str) -> list[int]:
     """The positions in the show, on the frozen pages `numbers`, whose slug hashes are `wanted`."""
-    return [(number - 1) * size + place for number in numbers for place in hash_places(pages[number - 1].slugs, wanted)]
+    return [
+        bounds.start(number) + place for number in numbers for place in hash_places(pages[number - 1].slugs, wanted)
+    ]
 
 
 def _holding(hashes: Iterable[str], wanted: str) -> list[int]:

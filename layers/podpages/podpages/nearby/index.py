@@ -12,7 +12,9 @@ from datetime import datetime, timedelta
 from typing import overload
 
 from podpages.catalog.nearby import nearby, nearby_span
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.stored import (
+    SLUG_HASH_DIGITS,
     StoredEntry,
     StoredNearbyEpisode,
     holds_hash,
@@ -63,8 +65,8 @@ class CatalogIndex:
     show_title: str
     rows: list[Row]  # the head: the episodes after the frozen pages, in publish order, oldest first
     positions: dict[str, int]  # where each slug's row is among them
-    size: int = 0  # episodes to a frozen page
     pages: list[tuple[str, str]] = field(default_factory=list)  # each frozen page: its slugs' hashes, its digest
+    bounds: PageBounds = PageBounds(())  # the frozen pages', from the counts of their slugs' hashes
     parts: dict[str, Part] = field(default_factory=dict, compare=False)  # the parts read so far, by digest
 
     @classmethod
@@ -81,18 +83,17 @@ class CatalogIndex:
         """From the show's nearby index."""
         index = load_nearby_index(body)
         pages = [(hashes, digest) for hashes, digest in index["pages"]]
-        return cls._of(index["show"], index["title"], _tuples(index["episodes"]), index["size"], pages)
+        return cls._of(index["show"], index["title"], _tuples(index["episodes"]), pages)
 
     @classmethod
-    def _of(
-        cls, show: str, title: str, rows: list[Row], size: int = 0, pages: list[tuple[str, str]] | None = None
-    ) -> "CatalogIndex":
-        return cls(show, title, rows, Part.of(rows).positions, size, pages or [])
+    def _of(cls, show: str, title: str, rows: list[Row], pages: list[tuple[str, str]] | None = None) -> "CatalogIndex":
+        bounds = PageBounds.of_counts(len(hashes) // SLUG_HASH_DIGITS for hashes, _digest in pages or [])
+        return cls(show, title, rows, Part.of(rows).positions, pages or [], bounds)
 
     @property
     def offset(self) -> int:
         """How many episodes the frozen pages hold, all older than the head's."""
-        return self.size * len(self.pages)
+        return self.bounds.start(len(self.pages) + 1)
 
     def keep(self, earlier: "CatalogIndex") -> None:
         """Take over the parts an earlier index of the show had read that this one still names."""
@@ -115,8 +116,10 @@ class CatalogIndex:
         if position is None:
             return []
         start, stop = nearby_span(len(_Rows(self)), position, count)
-        pages = range(start // self.size, (min(stop, self.offset) - 1) // self.size + 1) if start < self.offset else ()
-        return [(page + 1, self.pages[page][1]) for page in pages if self.pages[page][1] not in self.parts]
+        if start >= self.offset:
+            return []
+        pages = range(self.bounds.page_of(start), self.bounds.page_of(min(stop, self.offset) - 1) + 1)
+        return [(page, self.pages[page - 1][1]) for page in pages if self.pages[page - 1][1] not in self.parts]
 
     def add(self, digest: str, body: bytes) -> None:
         """A part, as read from S3."""
@@ -130,9 +133,9 @@ class CatalogIndex:
     def _position(self, slug: str) -> int | None:
         if (position := self.positions.get(slug)) is not None:
             return self.offset + position
-        for page, (_hashes, digest) in enumerate(self.pages):
+        for page, (_hashes, digest) in enumerate(self.pages, 1):
             if (part := self.parts.get(digest)) and (position := part.positions.get(slug)) is not None:
-                return page * self.size + position
+                return self.bounds.start(page) + position
         return None
 
     def position(self, slug: str) -> int:
@@ -143,8 +146,8 @@ class CatalogIndex:
     def row(self, position: int) -> Row:
         if position >= self.offset:
             return self.rows[position - self.offset]
-        page, place = divmod(position, self.size)
-        return self.parts[self.pages[page][1]].rows[place]
+        page = self.bounds.page_of(position)
+        return self.parts[self.pages[page - 1][1]].rows[position - self.bounds.start(page)]
 
     def episode(self, slug: str) -> IndexedEpisode:
         return _episode(*self.row(self.position(slug)))

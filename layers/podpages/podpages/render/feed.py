@@ -15,7 +15,7 @@ from feedgen.feed import FeedGenerator
 from feedgen.util import formatRFC2822
 
 from podpages import site_paths
-from podpages.catalog.feed_archives import archive_entries, archive_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, archive_pages
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.contract import apple_categories
 from podpages.contract.documents import Show
@@ -80,9 +80,10 @@ def feed_archive(
     links = [("current", site + site_paths.feed(show))]
     if page > 1:
         links.append(("prev-archive", site + site_paths.feed_archive(show, page - 1)))
-    if page < archive_pages(catalog, settings.feed_max_items):
+    bounds = archive_bounds(catalog, settings.feed_max_items)
+    if page < len(bounds):
         links.append(("next-archive", site + site_paths.feed_archive(show, page + 1)))
-    entries = list(reversed(archive_entries(catalog, page, settings.feed_max_items)))
+    entries = list(reversed(archive_entries(catalog, bounds, page)))
     parts = _document(catalog, entries, settings, path, links, kept, archive=True)
     return site_objects.rss(path, parts, site_objects.ARCHIVE_CACHE)
 

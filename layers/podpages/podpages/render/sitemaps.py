@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 from podpages import site_paths
 from podpages.catalog import sitemap_parts as parts
-from podpages.catalog.feed_archives import archive_entries, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_pages
 from podpages.catalog.model import Catalog
 from podpages.render import site_objects
 from podpages.render.site_objects import SiteObject
@@ -40,7 +40,8 @@ def show_sitemap(catalog: Catalog, settings: Settings, part: int = 1) -> SiteObj
     head = parts.head_parts(catalog, settings.feed_max_items)
     urls: list[tuple[str, datetime | None]]
     if part > head:
-        rows = parts.sitemap_rows(catalog, archive_entries(catalog, part - head, settings.feed_max_items))
+        entries = archive_entries(catalog, archive_bounds(catalog, settings.feed_max_items), part - head)
+        rows = parts.sitemap_rows(catalog, entries)
         urls = _episode_urls(catalog.show, rows)
     else:
         start = (part - 1) * parts.MAX_SITEMAP_URLS
