@@ -22,11 +22,12 @@ from cold_start import as_on_lambda
 from publishing import PEAK, max_rss
 from synthetic import START, episode_document, text
 
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import cut, frozen_count
 from podpages.catalog.layout import split
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import parse_episode
@@ -75,14 +76,15 @@ def maximal_episode(number: int) -> dict:
 
 def stored_show(folder: Path, episodes: int) -> dict:
     """The catalog's index and the nearby index of a show of `episodes`, and its next upload, in `folder`."""
-    size = archive_size(SETTINGS.feed_max_items)
-    frozen = frozen_pages(episodes, SETTINGS.feed_max_items)
+    bounds = PageBounds.of_counts(cut([_slug(number) for number in range(episodes)], SETTINGS.feed_max_items))
+    frozen = frozen_count(bounds, episodes, SETTINGS.feed_max_items)
+    frozen_episodes = bounds.start(frozen + 1)
     model = CatalogEntry.of(SHOW, "model", parse_episode(json.dumps(maximal_episode(0)).encode()), None, 1500)
-    head = tuple(_entry(model, number) for number in range(frozen * size, episodes))
-    earlier = tuple(_summary(page, size) for page in range(1, frozen + 1))
-    last_year = _published(frozen * size - 1).year
+    head = tuple(_entry(model, number) for number in range(frozen_episodes, episodes))
+    earlier = tuple(_summary(page, range(bounds.start(page), bounds.stop(page))) for page in range(1, frozen + 1))
+    last_year = _published(frozen_episodes - 1).year
     # The listing of the frozen pages' last year, which the index holds, and digests of the others'.
-    listed = tuple(_listed(number) for number in range(frozen * size) if _published(number).year == last_year)
+    listed = tuple(_listed(number) for number in range(frozen_episodes) if _published(number).year == last_year)
     years = {year: hashlib.sha256(str(year).encode()).hexdigest()[:16] for year in range(START.year, last_year)}
     catalog = Catalog(
         show=SHOW, episodes=head, earlier=earlier, earlier_years=years, earlier_listed={last_year: listed}
@@ -103,30 +105,38 @@ def _published(number: int) -> datetime:
     return START + timedelta(hours=20 * number)
 
 
+def _slug(number: int) -> str:
+    return f"episode-{number:06d}"
+
+
 def _listed(number: int) -> ListedEpisode:
     return ListedEpisode(
-        slug=f"episode-{number:06d}", title=line(number, 200), published=_published(number), duration=timedelta(hours=3)
+        slug=_slug(number), title=line(number, 200), published=_published(number), duration=timedelta(hours=3)
     )
 
 
 def _entry(model: CatalogEntry, number: int) -> CatalogEntry:
-    slug = f"episode-{number:06d}"
+    slug = _slug(number)
     published = _published(number)
     episode = model.episode.model_copy(update={"published": published, "title": line(number, 200)})
     return model.model_copy(update={"slug": slug, "guid": f"guid-{number}", "episode": episode})
 
 
-def _summary(page: int, size: int) -> PageSummary:
-    """What the index keeps of frozen page `page`, as if its episodes had been published."""
-    numbers = range((page - 1) * size, page * size)
+def _summary(page: int, numbers: range) -> PageSummary:
+    """What the index keeps of frozen page `page`, of episodes `numbers`, as if they had been published."""
     last = _published(numbers[-1])
     digest = hashlib.sha256(str(page).encode()).hexdigest()[:16]
+    years: dict[int, YearCount] = {}
+    for number in numbers:
+        published = _published(number)
+        held = years.get(published.year)
+        years[published.year] = YearCount(count=(held.count if held else 0) + 1, latest=published)
     return PageSummary(
         digest=digest,
-        count=size,
-        last=(last, f"episode-{numbers[-1]:06d}"),
-        years={last.year: YearCount(count=size, latest=last)},
-        slugs="".join(slug_hash(f"episode-{number:06d}") for number in numbers),
+        count=len(numbers),
+        last=(last, _slug(numbers[-1])),
+        years=years,
+        slugs="".join(slug_hash(_slug(number)) for number in numbers),
         guids="",
         nearby=digest,
     )
@@ -151,7 +161,7 @@ def measure(episodes: int = 100_000) -> dict:
     folder = Path(tempfile.mkdtemp())
     sizes = stored_show(folder, episodes)
     # The upload is named as `read_change` expects: episodes/<show>/<slug>.json.
-    upload = folder / "episodes" / SHOW / f"episode-{episodes:06d}.json"
+    upload = folder / "episodes" / SHOW / f"{_slug(episodes)}.json"
     upload.parent.mkdir(parents=True)
     (folder / "upload.json").rename(upload)
     return {

@@ -18,14 +18,15 @@ from pathlib import Path
 from cold_start import as_on_lambda
 from cpu_share import cpu_group, lambda_share, within
 from separate_aws import SeparateAws
-from synthetic import HOURS_APART, episode_document, write_catalogue
+from synthetic import HOURS_APART, episode_document, slug, write_catalogue
 
 from podpages.catalog.changes import transcripts_in
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import cut, frozen_count
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import split
 from podpages.catalog.model import Catalog
-from podpages.catalog.sitemap_parts import indexed_pages, sitemap_parts
+from podpages.catalog.page_bounds import PageBounds
+from podpages.catalog.sitemap_parts import indexed_count, sitemap_parts
 from podpages.cli.source_folder import read_change, read_source_folder
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
@@ -133,7 +134,7 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
         "episodes": episodes,
         "first_publish_makes": episodes + 1,
         "hours_apart": hours_apart,
-        "frozen_pages": frozen_pages(episodes, settings.feed_max_items),
+        "frozen_pages": frozen_count(show_bounds(episodes, settings.feed_max_items), episodes, settings.feed_max_items),
         "s3_requests": len(first["calls"]),
         "s3_requests_by_operation": dict(Counter(operation for operation, _key in first["calls"])),
         "objects_written": objects_written,
@@ -270,9 +271,15 @@ def occasional(count: int, feed_max_items: int) -> bool:
     """Whether the publish that makes a show's `count`th episode fills an archive page, freezes one,
     or lists a frozen page's sitemap part in the site's index, which a publish does once in 100 each
     (`catalog.feed_archives`, `catalog.sitemap_parts`)."""
-    fills = count % archive_size(feed_max_items) == 0
-    freezes = frozen_pages(count, feed_max_items) > frozen_pages(count - 1, feed_max_items)
-    return fills or freezes or indexed_pages(count, feed_max_items) > indexed_pages(count - 1, feed_max_items)
+    bounds = show_bounds(count, feed_max_items)
+    freezes = frozen_count(bounds, count, feed_max_items) > frozen_count(bounds, count - 1, feed_max_items)
+    indexes = indexed_count(bounds, count, feed_max_items) > indexed_count(bounds, count - 1, feed_max_items)
+    return bounds.ends_at(count) or freezes or indexes
+
+
+def show_bounds(count: int, feed_max_items: int) -> PageBounds:
+    """The archive pages of the benchmark's show of `count` episodes (`synthetic`)."""
+    return PageBounds.of_counts(cut([slug(number) for number in range(count)], feed_max_items))
 
 
 def rendered(plan: Plan) -> int:

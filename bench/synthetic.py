@@ -91,8 +91,13 @@ def write_catalogue(
     folder = out / "episodes" / show
     folder.mkdir(parents=True, exist_ok=True)
     for number in range(first, first + episodes):
-        (folder / f"episode-{number:05d}.json").write_text(json.dumps(episode_document(number, hours_apart)))
+        (folder / f"{slug(number)}.json").write_text(json.dumps(episode_document(number, hours_apart)))
     return out
+
+
+def slug(number: int) -> str:
+    """The slug of the show's episode `number`, counted from 0, the oldest."""
+    return f"episode-{number:05d}"
 
 
 def main() -> None:

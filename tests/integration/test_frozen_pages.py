@@ -12,14 +12,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from lxml import html
 
-from podpages.catalog import layout, nearby_index, sitemap_parts, staleness, window
-from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size
+from podpages.catalog import feed_archives, layout, sitemap_parts, window
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES
 from podpages.catalog.layout import LAYOUT_VERSION
+from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.stored import load_nearby_index
 from podpages.catalog.stored import slug_hash as stored_slug_hash
 from podpages.local import template
 from podpages.nearby.cache import REVALIDATE_AFTER
-from podpages.render import sitemaps
 from support.catalogs import episode_document, show_document
 from support.events import load_event, nearby_request
 from support.lambda_context import LambdaContext
@@ -446,14 +446,14 @@ def as_podpages_4_froze_pages(patch: pytest.MonkeyPatch) -> None:
     """Pages freeze as they did in index version 4: in the very publish that fills an archive page;
     and as then, the site's sitemap index lists each frozen page's part from that publish on."""
 
-    def frozen_pages(count: int, feed_max_items: int) -> int:
-        size = archive_size(feed_max_items)
-        return max(0, count - max(feed_max_items, SHOW_PAGE_EPISODES)) // size if feed_max_items else 0
+    def frozen_count(bounds: PageBounds, count: int, feed_max_items: int) -> int:
+        reach = max(feed_max_items, SHOW_PAGE_EPISODES)
+        return bounds.page_of(count - reach) - 1 if feed_max_items else 0
 
-    for module in (layout, window, staleness, sitemap_parts, nearby_index, sitemaps):
-        patch.setattr(module, "frozen_pages", frozen_pages)
+    for module in (feed_archives, layout, window, sitemap_parts):
+        patch.setattr(module, "frozen_count", frozen_count)
     for module in (window, sitemap_parts):
-        patch.setattr(module, "indexed_pages", frozen_pages)
+        patch.setattr(module, "indexed_count", frozen_count)
 
 
 def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back_by_the_deploy_rebuild(
@@ -488,7 +488,7 @@ def test_a_page_an_earlier_podpages_indexed_in_the_publish_that_froze_it_is_list
     # sitemap index from the publish that froze it, the 41st having frozen a fourth page
     with pytest.MonkeyPatch.context() as patch:
         for module in (window, sitemap_parts):
-            patch.setattr(module, "indexed_pages", sitemap_parts.frozen_pages)
+            patch.setattr(module, "indexed_count", sitemap_parts.frozen_count)
         publish(paged, range(1, 42))
     assert f"{paged.settings.site_url}/daily/sitemap-5.xml" in sitemap_locations(paged, "sitemap.xml")
 

@@ -4,9 +4,10 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
-from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, cut, frozen_pages
 from podpages.catalog.model import Catalog
 from podpages.catalog.nearby_index import nearby_index, nearby_part, part_digest
+from podpages.catalog.page_bounds import PageBounds
 from podpages.cli.source_folder import read_source_folder
 from podpages.contract.documents import parse_episode, parse_show
 from podpages.contract.source_keys import parse_source_key
@@ -68,6 +69,11 @@ def daily_catalog(
     return catalog
 
 
+def daily_bounds(count: int, feed_max_items: int) -> PageBounds:
+    """The archive pages of `daily_catalog(count)`, cut from its slugs alone."""
+    return PageBounds.of_counts(cut([f"e{number:02d}" for number in range(1, count + 1)], feed_max_items))
+
+
 def indexed(catalog: Catalog) -> CatalogIndex:
     """The catalog as the nearby API reads it: from the JSON the render function commits."""
     return CatalogIndex.from_json(catalog.model_dump_json().encode())
@@ -75,7 +81,7 @@ def indexed(catalog: Catalog) -> CatalogIndex:
 
 def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, dict[str, bytes]]:
     """The show's nearby index as the render function stores it, and its parts by digest."""
-    pages = range(1, frozen_pages(catalog.count, feed_max_items) + 1)
+    pages = range(1, frozen_pages(catalog, feed_max_items) + 1)
     bounds = archive_bounds(catalog, feed_max_items)
     parts = [nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)) for page in pages]
     digests = [part_digest(part) for part in parts]

@@ -38,7 +38,7 @@ def test_every_listing_of_every_example_show_reads_back_as_its_catalog_has_it(fe
 def test_a_listing_reads_the_parts_of_its_own_page_and_of_its_neighbours_pages_alone():
     # Given 47 episodes in frozen pages of 5 (5 of them) and a head of 22
     catalog = daily_catalog(47)
-    assert frozen_pages(47, 5) == 5
+    assert frozen_pages(catalog, 5) == 5
     index, parts = stored_nearby_index(catalog, 5)
 
     # Then a listing whose episodes are all in the head reads no part, and one in page 4 reads the

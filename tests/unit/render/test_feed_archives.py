@@ -10,7 +10,7 @@ from lxml import etree
 
 from podpages import site_paths
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
-from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size, frozen_pages
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size, frozen_count
 from podpages.catalog.fold import fold
 from podpages.catalog.staleness import everything
 from podpages.contract.companion_transcripts import Cue
@@ -18,7 +18,7 @@ from podpages.contract.source_keys import parse_source_key
 from podpages.render.feed import feed, feed_archive
 from podpages.render.plans import show_plan
 from podpages.settings import Settings
-from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode
+from support.catalogs import SITE_URL, daily_bounds, daily_catalog, episode_document, put_episode
 from support.feeds import APPLE_CHANNEL, NS
 
 PAGED = Settings(site_url=SITE_URL, feed_max_items=30)  # pages of 30: the feed's own size
@@ -167,15 +167,16 @@ def test_a_companion_transcript_changes_the_page_its_episode_is_on():
 def test_a_page_freezes_only_past_the_feed_and_the_show_page_and_never_at_the_publish_that_fills_one(feed_max_items):
     size = archive_size(feed_max_items)
     reach = max(feed_max_items, SHOW_PAGE_EPISODES)
+    bounds = daily_bounds(3 * reach + 4 * size, feed_max_items)
     for count in range(1, 3 * reach + 4 * size):
-        frozen = frozen_pages(count, feed_max_items)
+        frozen = frozen_count(bounds, count, feed_max_items)
         # None of a frozen page's episodes is among the newest the feed or the show page lists
-        assert frozen * size <= max(0, count - reach)
+        assert bounds.start(frozen + 1) <= max(0, count - reach)
         # A page freezes at most one publish, and one page, at a time, and never at a publish that
         # fills an archive page, which rewrites two archive documents already
-        grew = frozen - frozen_pages(count - 1, feed_max_items)
+        grew = frozen - frozen_count(bounds, count - 1, feed_max_items)
         assert grew in (0, 1)
-        if size > 1 and count % size == 0:
+        if size > 1 and bounds.ends_at(count):
             assert grew == 0, count
     # And it does not wait longer than a page and a publish
-    assert frozen_pages(reach + size + size, feed_max_items) >= 1
+    assert frozen_count(bounds, reach + bounds.stop(1) + 1, feed_max_items) >= 1

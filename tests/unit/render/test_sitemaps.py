@@ -6,7 +6,7 @@ from lxml import etree
 
 from podpages.catalog import sitemap_parts as parts
 from podpages.catalog.changes import EpisodeRemoved
-from podpages.catalog.feed_archives import archive_size, frozen_pages
+from podpages.catalog.feed_archives import archive_size, frozen_count
 from podpages.catalog.fold import fold
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import everything
@@ -15,7 +15,7 @@ from podpages.render import sitemaps
 from podpages.render.plans import show_plan, site_plan
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
-from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode
+from support.catalogs import SETTINGS, daily_bounds, daily_catalog, episode_document, put_episode
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -202,18 +202,25 @@ def test_a_publish_writes_the_head_s_part_and_only_the_frozen_parts_that_change(
 def test_a_page_s_part_joins_the_index_a_publish_after_the_page_froze_and_never_with_a_page_filling(
     feed_max_items,
 ):
-    size = archive_size(feed_max_items)
-    for count in range(1, 3 * max(feed_max_items, 20) + 4 * size):
-        frozen, indexed = frozen_pages(count, feed_max_items), parts.indexed_pages(count, feed_max_items)
+    top = 3 * max(feed_max_items, 20) + 4 * archive_size(feed_max_items)
+    bounds = daily_bounds(top, feed_max_items)
+
+    def frozen(count: int) -> int:
+        return frozen_count(bounds, count, feed_max_items)
+
+    def indexed(count: int) -> int:
+        return parts.indexed_count(bounds, count, feed_max_items)
+
+    for count in range(1, top):
         # The index lists only frozen pages' parts, and each within two publishes of its freezing
-        assert frozen_pages(count - 2, feed_max_items) <= indexed <= frozen, count
+        assert frozen(count - 2) <= indexed(count) <= frozen(count), count
         # And no new newest episode both freezes a page and has the site's sitemap index rewritten,
         # nor fills an archive page and has it rewritten
-        listed = indexed - parts.indexed_pages(count - 1, feed_max_items)
+        listed = indexed(count) - indexed(count - 1)
         assert listed in (0, 1), count
         if listed:
-            assert frozen == frozen_pages(count - 1, feed_max_items), count
-            assert count % size, count
+            assert frozen(count) == frozen(count - 1), count
+            assert not bounds.ends_at(count), count
 
 
 def test_the_first_part_lists_the_episodes_of_a_page_frozen_by_the_last_publish_until_the_index_lists_it():

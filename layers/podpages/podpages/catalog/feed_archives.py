@@ -33,19 +33,20 @@ def archive_size(feed_max_items: int) -> int:
 def archive_bounds(catalog: Catalog, feed_max_items: int) -> PageBounds:
     """Where each full archive page of the show begins and ends. The frozen pages the catalog does
     not hold are counted by their summaries; the episodes it holds are cut into pages (`_cut`)."""
-    size = archive_size(feed_max_items)
-    before_gap = catalog.gap_at if catalog.gap else len(catalog.episodes)
+    slugs = [entry.slug for entry in catalog.episodes]
+    before_gap = catalog.gap_at if catalog.gap else len(slugs)
     counts = [page.count for page in catalog.earlier]
-    counts += _cut(catalog.episodes[:before_gap], size)
+    counts += cut(slugs[:before_gap], feed_max_items)
     counts += [page.count for page in catalog.gap]
-    counts += _cut(catalog.episodes[before_gap:], size)
+    counts += cut(slugs[before_gap:], feed_max_items)
     return PageBounds.of_counts(counts)
 
 
-def _cut(entries: Sequence[CatalogEntry], size: int) -> list[int]:
-    """The counts of the full pages that `entries` fill, the first of them the first of a page: the
-    rule that cuts a show into archive pages, `size` episodes each."""
-    return [size] * (len(entries) // size)
+def cut(slugs: Sequence[str], feed_max_items: int) -> list[int]:
+    """The counts of the full pages that the episodes of `slugs`, in publish order, fill, the first
+    of them the first of a page: the rule that cuts a show into archive pages, `archive_size` each."""
+    size = archive_size(feed_max_items)
+    return [size] * (len(slugs) // size)
 
 
 def archive_pages(catalog: Catalog, feed_max_items: int) -> int:
@@ -61,17 +62,21 @@ def archive_entries(catalog: Catalog, bounds: PageBounds, page: int) -> tuple[Ca
 
 def head(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes newer than the show's frozen pages, oldest first."""
-    frozen = frozen_pages(catalog.count, feed_max_items)
-    return catalog.episodes[catalog.held(archive_bounds(catalog, feed_max_items).start(frozen + 1)) :]
+    bounds = archive_bounds(catalog, feed_max_items)
+    return catalog.episodes[catalog.held(bounds.start(frozen_count(bounds, catalog.count, feed_max_items) + 1)) :]
 
 
-def frozen_pages(count: int, feed_max_items: int) -> int:
-    """How many of the first archive pages of a show of `count` episodes hold none of the feed's
-    newest `feed_max_items`, nor of the show page's. A page that would freeze at the publish that
-    fills an archive page, which rewrites two archive documents already, freezes at the next one
-    instead. A feed of every episode (0) leaves none frozen."""
+def frozen_pages(catalog: Catalog, feed_max_items: int) -> int:
+    """How many of the show's first archive pages are frozen (`frozen_count`)."""
+    return frozen_count(archive_bounds(catalog, feed_max_items), catalog.count, feed_max_items)
+
+
+def frozen_count(bounds: PageBounds, count: int, feed_max_items: int) -> int:
+    """How many of the first archive pages of `bounds`, in a show of `count` episodes, hold none of
+    the feed's newest `feed_max_items`, nor of the show page's. A page that would freeze at the
+    publish that fills an archive page (whose newest episode ends a page), which rewrites two archive
+    documents already, freezes at the next one instead. A feed of every episode (0) leaves none frozen."""
     if not feed_max_items:
         return 0
-    size, reach = archive_size(feed_max_items), max(feed_max_items, SHOW_PAGE_EPISODES)
-    lag = 1 if reach % size == 0 else 0  # then pages would freeze as archive pages fill
-    return max(0, count - reach - lag) // size
+    reach = max(feed_max_items, SHOW_PAGE_EPISODES)
+    return bounds.page_of(count - reach - bounds.ends_at(count)) - 1

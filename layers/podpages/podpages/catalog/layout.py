@@ -35,7 +35,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from podpages.catalog.companions import Companion
-from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_count
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
@@ -45,7 +45,7 @@ from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
 
 # An index written a line at a time, with the listing of its frozen pages' last year, and pages that
-# freeze a publish after an archive page fills (`frozen_pages`).
+# freeze a publish after an archive page fills (`frozen_count`).
 LAYOUT_VERSION: Final = 5
 # Read still: 2, one JSON document; 3, lines, with that year's listing in an object of its own; 4,
 # as 5, but with pages that froze in the publish that filled an archive page.
@@ -145,7 +145,8 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
     """The catalog as stored, given the summaries of the frozen pages it holds (`cut_pages`; made
     here when not given). Its frozen pages not held keep the summaries it has of them, and the
     years before the one they end in keep their listings."""
-    bounds, frozen = archive_bounds(catalog, feed_max_items), frozen_pages(catalog.count, feed_max_items)
+    bounds = archive_bounds(catalog, feed_max_items)
+    frozen = frozen_count(bounds, catalog.count, feed_max_items)
     unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, bounds))}
     if len(unheld) < len(catalog.earlier) + len(catalog.gap):
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
@@ -184,7 +185,8 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
 
 def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[CatalogEntry, ...]]:
     """The entries of each frozen page the catalog holds, by number."""
-    bounds, frozen = archive_bounds(catalog, feed_max_items), frozen_pages(catalog.count, feed_max_items)
+    bounds = archive_bounds(catalog, feed_max_items)
+    frozen = frozen_count(bounds, catalog.count, feed_max_items)
     return {
         page: archive_entries(catalog, bounds, page)
         for page in range(1, frozen + 1)

@@ -57,7 +57,7 @@ def nearby_digests(catalog: Catalog, feed_max_items: int) -> list[str]:
         unheld.nearby
         if (unheld := catalog.unheld(page, bounds))
         else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)))
-        for page in range(1, frozen_pages(catalog.count, feed_max_items) + 1)
+        for page in range(1, frozen_pages(catalog, feed_max_items) + 1)
     ]
 
 

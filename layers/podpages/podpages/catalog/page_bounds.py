@@ -40,3 +40,7 @@ class PageBounds:
         """The page that holds the episode at `position`; the one after the last, for an episode
         after them."""
         return bisect_right(self.ends, position) + 1
+
+    def ends_at(self, position: int) -> bool:
+        """Whether a page ends right before `position`: with the episode before it."""
+        return self.page_of(position - 1) != self.page_of(position)

@@ -16,25 +16,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from podpages.catalog.feed_archives import archive_bounds, archive_size, frozen_pages
+from podpages.catalog.feed_archives import archive_bounds, frozen_count, frozen_pages
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded
+from podpages.catalog.page_bounds import PageBounds
 
 MAX_SITEMAP_URLS = 50_000  # the most URLs the sitemaps.org protocol allows in one file
 
 
-def indexed_pages(count: int, feed_max_items: int) -> int:
-    """How many frozen pages of a show of `count` episodes the site's sitemap index lists: those the
-    publishes before the one that made the count froze, or before the one before it when this one
-    fills an archive page."""
-    filled = count > 0 and count % archive_size(feed_max_items) == 0
-    return frozen_pages(count - 1 - filled, feed_max_items)
+def indexed_pages(catalog: Catalog, feed_max_items: int) -> int:
+    """How many of the show's frozen pages the site's sitemap index lists (`indexed_count`)."""
+    return indexed_count(archive_bounds(catalog, feed_max_items), catalog.count, feed_max_items)
+
+
+def indexed_count(bounds: PageBounds, count: int, feed_max_items: int) -> int:
+    """How many frozen pages of `bounds`, in a show of `count` episodes, the site's sitemap index
+    lists: those the publishes before the one that made the count froze, or before the one before it
+    when this one fills an archive page."""
+    return frozen_count(bounds, count - 1 - bounds.ends_at(count), feed_max_items)
 
 
 def head_episodes(catalog: Catalog, feed_max_items: int) -> Sequence[CatalogEntry]:
     """The episodes the head's parts list, oldest first: those newer than the indexed pages."""
-    indexed = indexed_pages(catalog.count, feed_max_items)
-    start = catalog.held(archive_bounds(catalog, feed_max_items).start(indexed + 1))
-    return catalog.episodes[start:]
+    bounds = archive_bounds(catalog, feed_max_items)
+    start = bounds.start(indexed_count(bounds, catalog.count, feed_max_items) + 1)
+    return catalog.episodes[catalog.held(start) :]
 
 
 # What a sitemap lists of an episode: its slug, when it was published, and whether it has a transcript page.
@@ -87,10 +92,10 @@ def head_parts(catalog: Catalog, feed_max_items: int) -> int:
 def sitemap_parts(catalog: Catalog, feed_max_items: int) -> int:
     """How many sitemap parts the site's sitemap index lists for the show: none once it is
     unpublished, else at least one."""
-    return head_parts(catalog, feed_max_items) + indexed_pages(catalog.count, feed_max_items)
+    return head_parts(catalog, feed_max_items) + indexed_pages(catalog, feed_max_items)
 
 
 def sitemap_files(catalog: Catalog, feed_max_items: int) -> int:
     """How many sitemap parts the show has on the site: those the index lists, and the part of each
     page frozen since, which it lists from the next publish."""
-    return head_parts(catalog, feed_max_items) + frozen_pages(catalog.count, feed_max_items)
+    return head_parts(catalog, feed_max_items) + frozen_pages(catalog, feed_max_items)

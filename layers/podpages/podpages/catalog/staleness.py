@@ -153,7 +153,7 @@ def listings_of(catalog: Catalog, slugs: set[str], feed_max_items: int) -> Refre
         head_sitemap=True,
         archives=holding,
         archive_pages=len(bounds),
-        frozen={page for page in holding if page <= frozen_pages(catalog.count, feed_max_items)},
+        frozen={page for page in holding if page <= frozen_pages(catalog, feed_max_items)},
     )
 
 
@@ -274,7 +274,7 @@ def _head_sitemap_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bo
 
 
 def _all_frozen(catalog: Catalog, feed_max_items: int) -> set[int]:
-    return set(range(1, frozen_pages(catalog.count, feed_max_items) + 1))
+    return set(range(1, frozen_pages(catalog, feed_max_items) + 1))
 
 
 def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items: int) -> set[int]:
@@ -283,7 +283,7 @@ def _frozen_stale(old: Catalog, new: Catalog, archives: set[int], feed_max_items
     When the head's own parts grow or shrink in number, every frozen page's part moves to another file."""
     if head_parts(old, feed_max_items) != head_parts(new, feed_max_items):
         return _all_frozen(new, feed_max_items)
-    before, after = frozen_pages(old.count, feed_max_items), frozen_pages(new.count, feed_max_items)
+    before, after = frozen_pages(old, feed_max_items), frozen_pages(new, feed_max_items)
     old_bounds, new_bounds = archive_bounds(old, feed_max_items), archive_bounds(new, feed_max_items)
     differ = {
         page

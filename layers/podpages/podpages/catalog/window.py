@@ -40,12 +40,12 @@ from datetime import UTC, datetime
 from enum import Enum
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
-from podpages.catalog.feed_archives import frozen_pages
+from podpages.catalog.feed_archives import cut, frozen_count
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary
-from podpages.catalog.sitemap_parts import indexed_pages
+from podpages.catalog.sitemap_parts import indexed_count
 from podpages.catalog.stored import hash_places, holds_hash, slug_hash
 from podpages.settings import Settings
 
@@ -115,8 +115,9 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     starts = [frozen + 1]  # the first page of those read on to the last
     in_place: list[int] = []  # positions episodes changed in place may hold: they need no page far after them
     years: set[int] = set()
-    removals = puts = 0
-    new: set[str] = set()  # the slugs of episodes surely not in the catalog
+    removals = 0
+    later = {entry.slug: entry.order for entry in index.episodes}  # the head after the changes
+    moved = 0  # how many more episodes the frozen pages hold after the changes
     for change in changes:
         if isinstance(change, ShowPut | ShowRemoved):
             return WHOLE
@@ -128,16 +129,18 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
             starts.append(before(position))
             years.add(index.episodes[position - offset].published.year)
         removals += isinstance(change, EpisodeRemoved)
-        puts += isinstance(change, EpisodePut)
         if isinstance(change, EpisodePut):
-            if position is None and not holding:
-                new.add(slug)
             published = change.episode.published.astimezone(UTC)
             order = (published, slug)
             years.add(published.year)
             guid = change.episode.guid or default_episode_guid(index.show, slug)
             guids = _holding((page.guids for page in index.pages), slug_hash(guid))
             lands = frozen_page(order)
+            moved += (lands is not None) - (position is None and bool(holding))
+            if lands is None:
+                later[slug] = order
+            else:
+                later.pop(slug, None)
             if holding and lands is not None:  # an edit that stays in the frozen pages
                 if reach is Reach.NEAR:
                     in_place += _places(index.pages, bounds, holding, slug_hash(slug))
@@ -149,12 +152,19 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
                 starts.append(before(bounds.start(lands) if lands else offset + bisect_left(head_orders, order)))
         elif isinstance(change, EpisodeRemoved):
             starts += [before(bounds.start(page)) for page in holding]
+            moved -= position is None and bool(holding)
+            later.pop(slug, None)
         else:  # a companion transcript, which changes its episode's pages alone
             in_place += _places(index.pages, bounds, holding, slug_hash(slug))
-    if removals:
-        starts.append(frozen_pages(index.count - removals, feed_max_items) + 1)
+    # The show after the changes: exactly so when they change its head alone. Those that reach the
+    # frozen pages have every page read from the first they reach.
+    head_after = sorted(later, key=later.__getitem__)
+    bounds_after = PageBounds.of_counts([*(page.count for page in index.pages), *cut(head_after, feed_max_items)])
+    count_after = offset + moved + len(head_after)
+    if removals:  # they may take frozen pages back into the head
+        starts.append(frozen_count(bounds_after, count_after, feed_max_items) + 1)
     # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
-    starts.append(indexed_pages(index.count - removals + len(new), feed_max_items) + 1)
+    starts.append(indexed_count(bounds_after, count_after, feed_max_items) + 1)
     rest = max(1, min(starts))
     first, last = rest, rest - 1
     if in_place:
@@ -165,7 +175,7 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     unread = [*earlier, *(index.pages[page - 1] for page in skip)]
     if not unread:
         return Window(first)
-    if earlier and (first <= frozen or frozen_pages(index.count + puts, feed_max_items) > frozen):
+    if earlier and (first <= frozen or frozen_count(bounds_after, count_after, feed_max_items) > frozen):
         years.add(earlier[-1].last[0].year)
     if skip:
         # The catalog tells anew the listings of the years its gap begins and ends in (`catalog.layout`).

@@ -29,7 +29,7 @@ def show_sitemaps(
     (`catalog.feed_archives`), or of every one."""
     head_parts = parts.head_parts(catalog, settings.feed_max_items)
     if frozen is None:
-        frozen = range(1, frozen_pages(catalog.count, settings.feed_max_items) + 1)
+        frozen = range(1, frozen_pages(catalog, settings.feed_max_items) + 1)
     numbers = [*range(1, head_parts + 1)] if head else []
     return [show_sitemap(catalog, settings, part) for part in [*numbers, *(head_parts + n for n in sorted(frozen))]]
 
