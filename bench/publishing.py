@@ -46,10 +46,8 @@ from support.paths import EVENTS
 SITE_URL = "http://127.0.0.1:3000"
 PUBLISHES = 3  # new newest episodes published one after another into each show, for a median
 HOURLY_LATE_IN_THE_YEAR = 8_700  # episodes an hour apart from New Year's Day: the next is on 28 December
-FILLS_AN_ARCHIVE_PAGE = 1_199  # episodes: the next makes 1,200, and fills the twelfth archive page of 100
-FREEZES_A_PAGE = 1_200  # episodes: the next makes 1,201, and the second page of 100 freezes
+OCCASIONAL_AFTER = 1_200  # episodes, from which to find the next publish that fills, freezes or lists a page
 EDITED_SHOW = 100_000  # episodes of the show whose episodes are edited
-INDEXES_A_PAGE = 1_201  # episodes: the next makes 1,202, and the site's sitemap index lists that page's part
 QUIET = {"LOG_LEVEL": "WARNING", "POWERTOOLS_METRICS_DISABLED": "true"}
 S3_LATENCY_S = 0.030  # before each S3 request of a removal timed as on Lambda: a usual time to first byte
 
@@ -277,6 +275,22 @@ def occasional(count: int, feed_max_items: int) -> bool:
     return bounds.ends_at(count) or freezes or indexes
 
 
+def next_occasion(after: int, feed_max_items: int, what: str) -> int:
+    """How many episodes the show has when the next new newest episode, from `after` on, `what`:
+    "fills" an archive page (it ends one), "freezes" one, or "indexes" one (has the site's sitemap
+    index list its part). Pages are cut by their episodes' slugs (`feed_archives.cut`), so where
+    each happens is found, not worked out."""
+    bounds = show_bounds(after + 2_000, feed_max_items)
+    does = {
+        "fills": lambda count: bounds.ends_at(count),
+        "freezes": lambda count: frozen_count(bounds, count, feed_max_items)
+        > frozen_count(bounds, count - 1, feed_max_items),
+        "indexes": lambda count: indexed_count(bounds, count, feed_max_items)
+        > indexed_count(bounds, count - 1, feed_max_items),
+    }[what]
+    return next(count for count in range(after + 1, after + 2_000) if does(count)) - 1
+
+
 def show_bounds(count: int, feed_max_items: int) -> PageBounds:
     """The archive pages of the benchmark's show of `count` episodes (`synthetic`)."""
     return PageBounds.of_counts(cut([slug(number) for number in range(count)], feed_max_items))
@@ -444,15 +458,16 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         # Late in the year of an hourly show: 77 frozen pages of that year, which its archive page lists.
         print(f"single publish into an hourly show of {HOURLY_LATE_IN_THE_YEAR} episodes …", file=sys.stderr)
         hourly = single_publish(stack, HOURLY_LATE_IN_THE_YEAR, hours_apart=1)
-        # Once in 100 publishes an archive page fills, and it rewrites the one before for its link to it.
-        print(f"single publish into {FILLS_AN_ARCHIVE_PAGE} episodes, which fills an archive page …", file=sys.stderr)
-        filling = single_publish(stack, FILLS_AN_ARCHIVE_PAGE, ordinary=False)
-        # The publish after it freezes the head's oldest 100 episodes into a page.
-        print(f"single publish into {FREEZES_A_PAGE} episodes, which freezes a page …", file=sys.stderr)
-        freezing = single_publish(stack, FREEZES_A_PAGE, ordinary=False)
-        # And the one after that has the site's sitemap index list the page's sitemap part.
-        print(f"single publish into {INDEXES_A_PAGE} episodes, which lists a page's sitemap part …", file=sys.stderr)
-        indexing = single_publish(stack, INDEXES_A_PAGE, ordinary=False)
+        # Once in 100 publishes or so an archive page fills, and it rewrites the one before for its link to it;
+        # as often, the head's oldest episodes freeze into a page; and at the publish after, the site's
+        # sitemap index lists the page's sitemap part.
+        feed_max_items = Settings(site_url=SITE_URL).feed_max_items
+        occasions = {}
+        for what in ("fills", "freezes", "indexes"):
+            episodes = next_occasion(OCCASIONAL_AFTER, feed_max_items, what)
+            print(f"single publish into {episodes} episodes, which {what} a page …", file=sys.stderr)
+            occasions[what] = single_publish(stack, episodes, ordinary=False)
+        filling, freezing, indexing = occasions["fills"], occasions["freezes"], occasions["indexes"]
         # An edit of an episode the feed holds, one of the oldest, and one amid a frozen page.
         print(f"edits in a show of {EDITED_SHOW:,} episodes …", file=sys.stderr)
         edited = edits(stack, EDITED_SHOW, [EDITED_SHOW - 500, 0, EDITED_SHOW // 2 + 50])

@@ -13,7 +13,7 @@ import pytest
 from lxml import html
 
 from podpages.catalog import feed_archives, layout, sitemap_parts, window
-from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, cut
 from podpages.catalog.layout import LAYOUT_VERSION
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.stored import load_nearby_index
@@ -454,6 +454,34 @@ def as_podpages_4_froze_pages(patch: pytest.MonkeyPatch) -> None:
         patch.setattr(module, "frozen_count", frozen_count)
     for module in (window, sitemap_parts):
         patch.setattr(module, "indexed_count", frozen_count)
+
+
+def test_pages_of_a_fixed_size_are_cut_again_by_content_on_the_deploy_rebuild(
+    stack, render_function, nearby, rebuild_function, response_url, monkeypatch, tmp_path
+):
+    # Given 420 episodes with a feed of 150, published as index version 5 cut them: in pages of 100
+    settings = dataclasses.replace(stack.settings, feed_max_items=150)
+    monkeypatch.setattr(stack, "settings", settings)
+    monkeypatch.setattr(render_function.publisher, "settings", settings)
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (feed_archives, window):
+            patch.setattr(module, "cut", lambda slugs, feed_max_items: [100] * (len(slugs) // 100))
+        publish(stack, range(1, 421))
+    stack.write_catalog_index("daily", stack.catalog_index("daily") | {"version": 5})
+    assert [page["count"] for page in stack.catalog_index("daily")["pages"]] == [100, 100]
+    whole = stack.catalogs()["daily"]
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(stack).failed == []
+
+    # Then its frozen pages are cut by their episodes' slugs, and the site, with every archive
+    # document, is what a from-scratch render builds, with nothing of the pages of 100 left
+    counts = [page["count"] for page in stack.catalog_index("daily")["pages"]]
+    assert stack.catalog_index("daily")["version"] == LAYOUT_VERSION and counts != [100, 100]
+    assert counts == cut([entry.slug for entry in whole.episodes], 150)[: len(counts)]
+    assert stack.catalogs()["daily"] == whole
+    check(stack, nearby, tmp_path)
 
 
 def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back_by_the_deploy_rebuild(

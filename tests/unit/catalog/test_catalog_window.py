@@ -233,36 +233,47 @@ def long_texts(step: int) -> dict:
     return {"notes": f"Notes of *{step}*.", "chapters": chapters, "keywords": [f"k{step}"], "transcript": transcript}
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
-def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_scratch_site(seed):
+# Pages cut by their episodes' slugs (`feed_archives.cut`): a feed larger than a page of 100.
+CUT_BY_CONTENT = Settings(site_url=SITE_URL, feed_max_items=150, nearby_count=4)
+
+
+@pytest.mark.parametrize(
+    ("seed", "settings", "episodes"),
+    [*((seed, PAGED, 47) for seed in range(1, 7)), *((seed, CUT_BY_CONTENT, 700) for seed in (1, 2))],
+    ids=[
+        *(f"pages of 5, seed {seed}" for seed in range(1, 7)),
+        *(f"pages cut by content, seed {seed}" for seed in (1, 2)),
+    ],
+)
+def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_scratch_site(seed, settings, episodes):
     rng = random.Random(seed)
-    whole = daily_catalog(47)
-    bucket, site = Bucket(whole), site_of(whole)
+    whole = daily_catalog(episodes)
+    bucket, site = Bucket(whole, settings), site_of(whole, settings)
     slugs = [entry.slug for entry in whole.episodes]
     frozen_pages_read, wider = [], Counter()
     for step in range(60):
         changes = [change(rng, step * 10 + n, slugs) for n in range(rng.choice([1, 1, 1, 2, 3]))]
-        window, read = bucket.read(changes)
+        window, read = bucket.read(changes, settings)
         frozen_pages_read.append(read)
 
         for reach in Reach:  # as the publisher does, when a window proves too narrow
-            window, _read = bucket.read_window(changes, reach=reach)
+            window, _read = bucket.read_window(changes, settings, reach=reach)
             try:
-                update = fold(window, changes, PAGED)
+                update = fold(window, changes, settings)
                 break
             except NotLoaded:
                 assert reach is not Reach.TAIL, step
                 wider[reach] += 1
-        plan = show_plan(update.after, update.refresh, PAGED, {})
+        plan = show_plan(update.after, update.refresh, settings, {})
         site |= {item.key: item.body for item in plan.puts}
         for key in plan.deletes:
             site.pop(key, None)
         if update.after != window:
-            bucket.store(update.after)
-        whole = fold(whole, changes, PAGED).after
+            bucket.store(update.after, settings)
+        whole = fold(whole, changes, settings).after
 
-        assert bucket.read(None)[0] == whole, step
-    assert site == site_of(whole)
+        assert bucket.read(None, settings)[0] == whole, step
+    assert site == site_of(whole, settings)
     assert 0 in frozen_pages_read  # some batches needed no frozen page at all
     held = bucket.read(None)[0].episodes
     assert any(isinstance(entry.chapters_json, SpooledText) for entry in held)
@@ -359,7 +370,7 @@ def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, se
     # Then each piece is a line, its version first
     joined = b"".join(pieces)
     assert joined.splitlines(keepends=True) == list(pieces)
-    assert leading_version(joined) == LAYOUT_VERSION == 5
+    assert leading_version(joined) == LAYOUT_VERSION == 6
     # And its lines, read one at a time, are the index's fields and then each entry of its head
     index = read_index(joined.splitlines())
     assert len(pieces) == len(index.episodes) + 1

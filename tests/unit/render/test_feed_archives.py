@@ -10,7 +10,7 @@ from lxml import etree
 
 from podpages import site_paths
 from podpages.catalog.changes import EpisodeRemoved, TranscriptPut
-from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_size, frozen_count
+from podpages.catalog.feed_archives import SHOW_PAGE_EPISODES, archive_pages, archive_size, frozen_count
 from podpages.catalog.fold import fold
 from podpages.catalog.staleness import everything
 from podpages.contract.companion_transcripts import Cue
@@ -84,12 +84,20 @@ def test_a_reader_following_prev_archive_from_the_feed_finds_every_episode_once_
     assert found == {entry.guid for entry in catalog.episodes}
 
 
-def test_every_feed_size_pages_in_at_most_100_and_at_most_the_feed():
-    catalog = daily_catalog(250)
+def test_a_feed_of_100_items_or_fewer_pages_in_its_own_size_and_a_larger_one_in_pages_cut_by_content():
+    catalog = daily_catalog(400)
 
-    assert len(guids(feed_archive(catalog, 1, Settings(site_url=SITE_URL)).body)) == 100  # 0: the feed holds all
-    assert len(guids(feed_archive(catalog, 1, Settings(site_url=SITE_URL, feed_max_items=1000)).body)) == 100
     assert len(guids(feed_archive(catalog, 1, PAGED).body)) == 30
+    assert len(guids(feed_archive(catalog, 1, Settings(site_url=SITE_URL, feed_max_items=100)).body)) == 100
+    # 0: the feed holds all, and the archives page them still
+    for feed_max_items in (0, 150, 1000):
+        settings = Settings(site_url=SITE_URL, feed_max_items=feed_max_items)
+        pages = range(1, archive_pages(catalog, feed_max_items) + 1)
+        sizes = [len(guids(feed_archive(catalog, page, settings).body)) for page in pages]
+        most = min(200, feed_max_items or 200)
+        assert len(sizes) > 1 and all(25 <= size <= most for size in sizes), (feed_max_items, sizes)
+        assert len(set(sizes)) > 1
+        assert sum(sizes) > 400 - most  # the feed holds the episodes after them
 
 
 def archive_bodies(catalog) -> dict[str, bytes]:

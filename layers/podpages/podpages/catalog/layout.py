@@ -44,12 +44,14 @@ from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.stored import slug_hash
 from podpages.contract.documents import Show
 
-# An index written a line at a time, with the listing of its frozen pages' last year, and pages that
-# freeze a publish after an archive page fills (`frozen_count`).
-LAYOUT_VERSION: Final = 5
+# An index written a line at a time, with the listing of its frozen pages' last year, pages that
+# freeze a publish after an archive page fills (`frozen_count`), and pages cut by their episodes'
+# slugs (`feed_archives.cut`).
+LAYOUT_VERSION: Final = 6
 # Read still: 2, one JSON document; 3, lines, with that year's listing in an object of its own; 4,
-# as 5, but with pages that froze in the publish that filled an archive page.
-INDEX_VERSIONS = (2, 3, 4, LAYOUT_VERSION)
+# as 5, but with pages that froze in the publish that filled an archive page; 5, as 6, but with
+# pages of a fixed size.
+INDEX_VERSIONS = (2, 3, 4, 5, LAYOUT_VERSION)
 DIGEST_DIGITS = 16
 
 
@@ -75,7 +77,7 @@ class StoredYear(BaseModel):
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: Literal[2, 3, 4, 5] = LAYOUT_VERSION
+    version: Literal[2, 3, 4, 5, 6] = LAYOUT_VERSION
     show: str
     document: Show | None
     document_sequencer: str | None

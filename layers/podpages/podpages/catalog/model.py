@@ -263,6 +263,11 @@ class Catalog(BaseModel):
         return sum(page.count for page in self.earlier)
 
     @cached_property
+    def archive_bounds(self) -> dict[int, PageBounds]:
+        """`feed_archives.archive_bounds` of the catalog, by feed size, once worked out: it is frozen."""
+        return {}
+
+    @cached_property
     def _gap_count(self) -> int:
         return sum(page.count for page in self.gap)
 
@@ -506,5 +511,5 @@ class Catalog(BaseModel):
         return self._replace(companions=tuple(companion for companion in self.companions if companion is not current))
 
     def _replace(self, **fields: Any) -> "Catalog":
-        # A new instance, not model_copy: the copy would carry the cached positions over.
-        return Catalog(**(dict(self) | fields))
+        # A new instance of the fields alone, not model_copy: the copy would carry what is cached over.
+        return Catalog(**({name: getattr(self, name) for name in Catalog.model_fields} | fields))
