@@ -176,11 +176,9 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
 
 
 def removal(stack: Stack, episodes: int, number: int) -> dict:
-    """Episode `number` of the show `edits` left, its upload deleted: every archive page after it
-    shifts, so the publish reads and writes each of them. Its S3 requests and bytes, and the
-    function's CPU and end-to-end time. Then the same upload put back, which shifts them all again,
-    and removed once more by the render handler in a process of its own, as on Lambda: its peak
-    memory and its time."""
+    """Episode `number` of the show `edits` left, its upload deleted: its S3 requests and bytes, and
+    the function's CPU and end-to-end time. Then the same upload put back, and removed once more by
+    the render handler in a process of its own, as on Lambda: its peak memory and its time."""
     key = f"episodes/bench/episode-{number:05d}.json"
     uploaded = stack.s3.get_object(Bucket=stack.resources.source_bucket, Key=key)["Body"].read()  # by its edit
     stack.s3.delete_object(Bucket=stack.resources.source_bucket, Key=key)

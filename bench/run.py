@@ -126,15 +126,15 @@ def rows(results: dict) -> list[Row]:
             if removed
             for row in (
                 Row(
-                    f"a removal of episode {removed['removed'] + 1:,} of {removed['episodes']:,} (the oldest: every "
-                    "archive page after it shifts)",
-                    _shifting(removed),
+                    f"a removal of episode {removed['removed'] + 1:,} of {removed['episodes']:,} (the oldest, in the "
+                    "first archive page)",
+                    _removal_costs(removed),
                     "at most 20 requests",
                     removed["s3_requests"] <= 20,
                 ),
                 Row(
-                    "the same episode put back (every archive page after it shifts again)",
-                    _shifting(removed["put_back"]),
+                    "the same episode put back",
+                    _removal_costs(removed["put_back"]),
                     "at most 20 requests",
                     removed["put_back"]["s3_requests"] <= 20,
                 ),
@@ -270,11 +270,11 @@ def _as_on_lambda(timed: dict) -> Row:
     )
 
 
-def _shifting(publish: dict) -> str:
-    """What a publish that shifts every archive page after its episode cost."""
+def _removal_costs(publish: dict) -> str:
+    """What a removal of an old episode, or its upload put back, cost."""
     return (
-        f"{publish['s3_requests']:,} S3 requests, {publish['bytes_read'] / 1e6:.1f} MB read, "
-        f"{publish['bytes_written'] / 1e6:.1f} MB written, {publish['end_to_end_ms'] / 1000:.1f} s"
+        f"{publish['s3_requests']:,} S3 requests, {publish['bytes_read'] / 1e6:.2f} MB read, "
+        f"{publish['bytes_written'] / 1e6:.2f} MB written, {publish['end_to_end_ms'] / 1000:.2f} s"
     )
 
 

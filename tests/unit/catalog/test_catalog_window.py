@@ -3,6 +3,7 @@ a time (`catalog.window`): whatever a batch holds, folding it into the window a 
 what folding it into the whole catalog writes, stores the same catalog, and a new newest episode reads
 no frozen page."""
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -155,7 +156,7 @@ def test_every_window_an_edit_reads_sees_the_archive_pages_of_the_whole_catalog(
         # and each page it holds has the whole's episodes
         assert archive_bounds(window, 5) == bounds, entry.slug
         for page in range(1, len(bounds) + 1):
-            if not window.unheld(page, bounds):
+            if not window.unheld(page):
                 assert archive_entries(window, bounds, page) == archive_entries(whole, bounds, page), (entry.slug, page)
 
     # Windows with pages left out before those read, after them (a gap), and both
@@ -280,17 +281,51 @@ def test_publishing_a_window_at_a_time_ends_in_the_whole_catalog_and_its_from_sc
     assert any(isinstance(entry.excerpt, SpooledParagraphs) for entry in held)
 
 
-def publish(bucket: Bucket, whole, site: dict[str, bytes], changes):
+def publish(bucket: Bucket, whole, site: dict[str, bytes], changes, settings=PAGED):
     """Publish `changes` as the render function does, a window at a time, into `bucket` and `site`;
     the whole catalog after them, and what the publish read besides the index."""
-    window, reach = bucket.read_window(changes)
-    update = fold(window, changes, PAGED)
-    plan = show_plan(update.after, update.refresh, PAGED, {})
+    window, reach = bucket.read_window(changes, settings)
+    update = fold(window, changes, settings)
+    plan = show_plan(update.after, update.refresh, settings, {})
     site |= {item.key: item.body for item in plan.puts}
     for key in plan.deletes:
         site.pop(key, None)
-    bucket.store(update.after)
-    return fold(whole, changes, PAGED).after, reach
+    bucket.store(update.after, settings)
+    return fold(whole, changes, settings).after, reach
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        EpisodeRemoved(parse_source_key("episodes/daily/e01.json")),
+        EpisodeRemoved(parse_source_key("episodes/daily/e200.json")),
+        put_episode("daily", "back-dated", episode_document("Back-dated", "2026-07-10T21:00:00Z")),
+    ],
+    ids=["the oldest removed", "one amid the frozen pages removed", "one back-dated into them"],
+)
+def test_a_removal_or_an_insertion_in_pages_cut_by_content_reads_and_writes_the_pages_near_it_alone(change):
+    # Given 1,000 episodes in pages cut by their slugs, with a feed of 300: five of them frozen
+    settings = dataclasses.replace(CUT_BY_CONTENT, feed_max_items=300)
+    whole = daily_catalog(1000)
+    bucket, site = Bucket(whole, settings), site_of(whole, settings)
+    frozen = read_index(bucket.index.splitlines()).pages
+    before = dict(bucket.objects)
+
+    # When the change is published
+    whole, reach = publish(bucket, whole, site, [change], settings)
+
+    # Then it reads the pages near its place (the whole page a new episode falls into: the index keeps
+    # no times), and leaves those after them unread
+    read = reach.pages(len(frozen))
+    assert len(frozen) == 5 and len(read) <= 3 and reach.skip, reach
+    # And of the frozen pages it writes the one it changed alone, with its nearby part: the pages
+    # after it keep their episodes, and so their names
+    pages_before = {name for name in before if name.startswith("page-")}
+    pages_after = {name for name in bucket.objects if name.startswith("page-")}
+    assert len(pages_after - pages_before) == 1 and len(pages_before - pages_after) == 1, pages_after - pages_before
+    # And the catalog and the site are what the whole catalog makes
+    assert bucket.read(None, settings)[0] == whole
+    assert site == site_of(whole, settings)
 
 
 def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_without_reading_them():

@@ -43,8 +43,9 @@ def archive_bounds(catalog: Catalog, feed_max_items: int) -> PageBounds:
         before_gap = catalog.gap_at if catalog.gap else len(slugs)
         counts = [page.count for page in catalog.earlier]
         counts += cut(slugs[:before_gap], feed_max_items)
-        if catalog.gap and sum(counts) != catalog.offset + before_gap:
-            # A change before the gap moved a cut, and the page before the gap now ends within it.
+        if catalog.gap and (sum(counts) != catalog.offset + before_gap or len(counts) + 1 != catalog.gap_page):
+            # A change before the gap moved a cut, so that the page before it ends within it, or
+            # merged two pages or split one, so that the gap's pages would take other numbers.
             raise NotLoaded(f"a change to {catalog.show!r} moves where its frozen pages not read begin")
         counts += [page.count for page in catalog.gap]
         counts += cut(slugs[before_gap:], feed_max_items)
@@ -64,9 +65,9 @@ def cut(slugs: Sequence[str], feed_max_items: int) -> list[int]:
     tests of `page_bounds` measure how seldom). A feed with no room
     for a page larger than `archive_size` has pages of that size."""
     size = archive_size(feed_max_items)
-    most = min(2 * size, feed_max_items or 2 * size)
-    if most <= size:
+    if by_position(feed_max_items):
         return [size] * (len(slugs) // size)
+    most = min(2 * size, feed_max_items or 2 * size)
     counts, held = [], 0
     for slug in slugs:
         held += 1
@@ -74,6 +75,13 @@ def cut(slugs: Sequence[str], feed_max_items: int) -> list[int]:
             counts.append(held)
             held = 0
     return counts
+
+
+def by_position(feed_max_items: int) -> bool:
+    """Whether the feed's archive pages are cut by position, each of `archive_size`: a feed of 100
+    items or fewer has no room for a larger page. An episode inserted or removed then shifts every
+    page after it."""
+    return 0 < feed_max_items <= ARCHIVE_ITEMS
 
 
 def _ends_page(slug: str, size: int, held: int) -> bool:

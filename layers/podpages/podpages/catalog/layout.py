@@ -149,7 +149,7 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
     years before the one they end in keep their listings."""
     bounds = archive_bounds(catalog, feed_max_items)
     frozen = frozen_count(bounds, catalog.count, feed_max_items)
-    unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page, bounds))}
+    unheld = {page: known for page in range(1, frozen + 1) if (known := catalog.unheld(page))}
     if len(unheld) < len(catalog.earlier) + len(catalog.gap):
         raise ValueError(f"{catalog.show!r} lost frozen pages it does not hold")
     held_pages = _held_pages(catalog, feed_max_items)
@@ -189,11 +189,7 @@ def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[Catalo
     """The entries of each frozen page the catalog holds, by number."""
     bounds = archive_bounds(catalog, feed_max_items)
     frozen = frozen_count(bounds, catalog.count, feed_max_items)
-    return {
-        page: archive_entries(catalog, bounds, page)
-        for page in range(1, frozen + 1)
-        if not catalog.unheld(page, bounds)
-    }
+    return {page: archive_entries(catalog, bounds, page) for page in range(1, frozen + 1) if not catalog.unheld(page)}
 
 
 def _listings(catalog: Catalog, frozen_count: int) -> Iterator[tuple[int, list[ListedEpisode]]]:
@@ -280,6 +276,7 @@ def join(index: StoredIndex, pages: Mapping[int, StoredPage], years: Mapping[int
         earlier_listed=_listed_within(listings, None, earlier[-1].last) if earlier else {},
         gap=gap,
         gap_at=sum(len(pages[page].episodes) for page in range(first, gap_first)) if gap else 0,
+        gap_page=gap_first if gap else 0,
         gap_trailers=tuple(entry for page, entry in index.trailers if gap_first <= page <= gap_last),
         gap_listed=_listed_within(listings, index.pages[gap_first - 2].last, gap[-1].last) if gap else {},
     )

@@ -246,9 +246,11 @@ class Catalog(BaseModel):
     # The digest of the listing of each year of the frozen pages before their last (`catalog.layout`).
     earlier_years: dict[int, str] = {}
     earlier_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `earlier`
-    # Frozen pages not held between the held ones: the first `gap_at` episodes held come before them.
+    # Frozen pages not held between the held ones: the first `gap_at` episodes held come before them,
+    # and the first of them is page `gap_page` (pages merged or split before it would renumber it).
     gap: tuple[PageSummary, ...] = ()
     gap_at: int = 0
+    gap_page: int = 0
     gap_trailers: tuple[CatalogEntry, ...] = ()  # the trailers among them
     gap_listed: dict[int, tuple[ListedEpisode, ...]] = {}  # of the years read: their episodes in `gap`
 
@@ -287,11 +289,11 @@ class Catalog(BaseModel):
             raise NotLoaded(f"episode {position} of {self.show!r} is in a frozen page not read")
         return index
 
-    def unheld(self, page: int, bounds: PageBounds) -> PageSummary | None:
-        """The summary of frozen page `page` of the show's `bounds`, if it is not held."""
+    def unheld(self, page: int) -> PageSummary | None:
+        """The summary of frozen page `page`, if it is not held."""
         if page <= len(self.earlier):
             return self.earlier[page - 1]
-        first = bounds.page_of(self.offset + self.gap_at)
+        first = self.gap_page
         return self.gap[page - first] if self.gap and first <= page < first + len(self.gap) else None
 
     def _beyond_held(self, position: int, distance: int) -> bool:
@@ -459,9 +461,10 @@ class Catalog(BaseModel):
                 current = self.entry(source.episode_slug)
                 if current is None or not is_later(sequencer, current.sequencer):
                     return self
+                episodes = tuple(entry for entry in self.episodes if entry.slug != source.episode)
                 if self.gap and self._before_gap(current.order):
-                    raise NotLoaded(f"removing {source.episode_slug!r} of {self.show!r} moves frozen pages not read")
-                return self._replace(episodes=tuple(entry for entry in self.episodes if entry.slug != source.episode))
+                    return self._replace(episodes=episodes, gap_at=self._held_before_gap(self.gap_at - 1))
+                return self._replace(episodes=episodes)
         return self
 
     def _put(self, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "Catalog":
@@ -473,26 +476,33 @@ class Catalog(BaseModel):
         entry = CatalogEntry.of(self.show, slug, episode, sequencer, excerpt_chars)
         if self.earlier and entry.order <= self.earlier[-1].last:
             raise NotLoaded(f"{slug!r} of {self.show!r} belongs in its frozen pages, which are not read")
-        if self.gap:
-            self._keep_gap(slug, current, entry)
+        gap_at = self._gap_at_after(slug, current, entry) if self.gap else 0
         if current is not None and current.guid != entry.guid:
             raise ContractError([Problem("guid", f"was {current.guid!r} at first publish and cannot change")])
         if (owner := self.guid_owner(entry.guid)) not in (None, slug):
             raise ContractError([guid_taken(entry.guid, owner)])
         episodes = [other for other in self.episodes if other.slug != slug]
         insort(episodes, entry)
-        return self._replace(episodes=tuple(episodes))
+        return self._replace(episodes=tuple(episodes), **({"gap_at": gap_at} if self.gap else {}))
 
     def _before_gap(self, order: tuple[datetime, str]) -> bool:
         return order <= self.episodes[self.gap_at - 1].order
 
-    def _keep_gap(self, slug: str, current: "CatalogEntry | None", entry: "CatalogEntry") -> None:
-        """Raise NotLoaded unless the put leaves as many episodes before the gap as there were."""
+    def _gap_at_after(self, slug: str, current: "CatalogEntry | None", entry: "CatalogEntry") -> int:
+        """How many held episodes come before the gap once `entry` takes the place of `current`:
+        the pages are cut by their content, so one more or fewer before the gap leaves its pages as
+        they are (`feed_archives.archive_bounds` says when it does not). NotLoaded when the entry
+        falls within the gap, as far as the catalog can tell."""
         before, after = self._before_gap(entry.order), entry.order > self.gap[-1].last
         if not before and not after:
             raise NotLoaded(f"{slug!r} of {self.show!r} belongs in frozen pages not read")
-        if before != (current is not None and self._before_gap(current.order)):
-            raise NotLoaded(f"{slug!r} of {self.show!r} moves frozen pages not read")
+        return self._held_before_gap(self.gap_at + before - (current is not None and self._before_gap(current.order)))
+
+    def _held_before_gap(self, gap_at: int) -> int:
+        """`gap_at`, unless it leaves no held episode before the gap to tell where it begins."""
+        if not gap_at:
+            raise NotLoaded(f"a change to {self.show!r} leaves no episode it holds before its frozen pages not read")
+        return gap_at
 
     def _companion_record(self, slug: str, format: str) -> Companion | None:
         return next((c for c in self.companions if c.slug == slug and c.format == format), None)

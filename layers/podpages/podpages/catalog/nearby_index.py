@@ -55,7 +55,7 @@ def nearby_digests(catalog: Catalog, feed_max_items: int) -> list[str]:
     bounds = archive_bounds(catalog, feed_max_items)
     return [
         unheld.nearby
-        if (unheld := catalog.unheld(page, bounds))
+        if (unheld := catalog.unheld(page))
         else part_digest(nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)))
         for page in range(1, frozen_pages(catalog, feed_max_items) + 1)
     ]
@@ -67,7 +67,7 @@ def part_digest(body: bytes) -> str:
 
 def _slug_hashes(catalog: Catalog, bounds: PageBounds, page: int) -> str:
     """The hashes of a frozen page's slugs: the catalog keeps them for the pages it does not hold."""
-    if unheld := catalog.unheld(page, bounds):
+    if unheld := catalog.unheld(page):
         return unheld.slugs
     return "".join(slug_hash(entry.slug) for entry in archive_entries(catalog, bounds, page))
 

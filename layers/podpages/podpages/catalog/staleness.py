@@ -143,8 +143,7 @@ def listings_of(catalog: Catalog, slugs: set[str], feed_max_items: int) -> Refre
     holding = {
         page
         for page in range(len(catalog.earlier) + 1, len(bounds) + 1)
-        if not catalog.unheld(page, bounds)
-        and any(entry.slug in slugs for entry in archive_entries(catalog, bounds, page))
+        if not catalog.unheld(page) and any(entry.slug in slugs for entry in archive_entries(catalog, bounds, page))
     }
     return Refresh(
         years={entry.published.year for slug in slugs if (entry := catalog.entry(slug))},
@@ -227,7 +226,7 @@ def _archives_stale(old: Catalog, new: Catalog, feed_max_items: int) -> set[int]
     return {
         page
         for page in range(len(new.earlier) + 1, after + 1)
-        if not new.unheld(page, new_bounds)
+        if not new.unheld(page)
         and (
             page > before
             or (page < before) != (page < after)

@@ -18,19 +18,20 @@ pages end in, when the commit cuts frozen pages after them (those read, or the h
 episodes, frozen now), since it writes that listing anew with their episodes. The index holds the
 listing of the year all the frozen pages end in, which is never read apart.
 
-A new newest episode needs none. A removal of an old episode, or an episode new to the frozen
-pages, needs its page and every one after it: the positional pages after it shift, as RFC 5005's
-archives do. An edit that keeps its episode in the frozen pages, at its time or another, and a
-companion transcript of one, need only the pages within twice `NEARBY_COUNT` of its episode: those
-after them, up to the first that other changes need, are left out (the catalog's gap), and the
-listings of the years the gap begins and ends in are read. A change to the show's document, which
-every page shows, needs them all.
+A new newest episode needs none. Any other change to the frozen pages (an edit of an old episode,
+at its time or another, its removal, an episode new to them, a companion transcript) needs only the
+pages within twice `NEARBY_COUNT` of the places it leaves and takes: the pages are cut by their
+content (`feed_archives.cut`), so those after them keep their episodes, and are left out up to the
+first that other changes need (the catalog's gap), with the listings of the years the gap begins
+and ends in read. A change to the show's document, which every page shows, needs them all.
 
 The index knows where in its page each episode is (the page's slug hashes are in its order), but
 not when it was published. So an edit in place is first read `Reach.NEAR` its place, as if it kept
 its time, which most edits do: the oldest episode's retitling reads its own page alone. When it
 moved, its new neighbours may lie past the pages read, and the fold says so (`NotLoaded`): the
-publisher reads again by its pages' bounds (`Reach.PAGES`), then with no gap (`Reach.TAIL`).
+publisher reads again by its pages' bounds (`Reach.PAGES`), then with no gap (`Reach.TAIL`). So it
+does when a change moves the cut that begins the gap, or merges two pages before it or splits one,
+which would give the gap's pages other numbers (`feed_archives.archive_bounds`).
 """
 
 from bisect import bisect_left
@@ -40,7 +41,7 @@ from datetime import UTC, datetime
 from enum import Enum
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, ShowPut, ShowRemoved
-from podpages.catalog.feed_archives import cut, frozen_count
+from podpages.catalog.feed_archives import by_position, cut, frozen_count
 from podpages.catalog.layout import LAYOUT_VERSION, StoredIndex
 from podpages.catalog.model import default_episode_guid
 from podpages.catalog.page_bounds import PageBounds
@@ -90,6 +91,7 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     if index.version != LAYOUT_VERSION:
         return WHOLE  # stored by an earlier podpages: cut again
     bounds = PageBounds.of_counts(page.count for page in index.pages)  # the frozen pages'
+    shifting = by_position(feed_max_items)  # an episode inserted or removed shifts the pages after it
     offset = bounds.start(frozen + 1)
     head = {entry.slug: position for position, entry in enumerate(index.episodes, offset)}
     head_orders = [entry.order for entry in index.episodes]
@@ -141,23 +143,31 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
                 later[slug] = order
             else:
                 later.pop(slug, None)
-            if holding and lands is not None:  # an edit that stays in the frozen pages
-                if reach is Reach.NEAR:
-                    in_place += _places(index.pages, bounds, holding, slug_hash(slug))
-                    in_place += spanned({*guids, lands} - set(holding))
-                else:
-                    in_place += spanned([*holding, *guids, lands])
+            # The frozen pages it leaves and those it lands in, or whose GUIDs it may take: pages cut
+            # by their content after them keep their bounds (the fold checks).
+            reached = [*guids, *([lands] if lands is not None else [])]
+            if shifting and (lands is None or not holding):  # it shifts every page after its first
+                starts += [before(bounds.start(page)) for page in [*holding, *reached]]
+            elif reach is Reach.NEAR:
+                in_place += _places(index.pages, bounds, holding, slug_hash(slug))
+                in_place += spanned(set(reached) - set(holding))
             else:
-                starts += [before(bounds.start(page)) for page in [*holding, *guids]]
-                starts.append(before(bounds.start(lands) if lands else offset + bisect_left(head_orders, order)))
+                in_place += spanned([*holding, *reached])
+            if lands is None:
+                starts.append(before(offset + bisect_left(head_orders, order)))
         elif isinstance(change, EpisodeRemoved):
-            starts += [before(bounds.start(page)) for page in holding]
+            if shifting:
+                starts += [before(bounds.start(page)) for page in holding]
+            elif reach is Reach.NEAR:
+                in_place += _places(index.pages, bounds, holding, slug_hash(slug))
+            else:
+                in_place += spanned(holding)
             moved -= position is None and bool(holding)
             later.pop(slug, None)
         else:  # a companion transcript, which changes its episode's pages alone
             in_place += _places(index.pages, bounds, holding, slug_hash(slug))
-    # The show after the changes: exactly so when they change its head alone. Those that reach the
-    # frozen pages have every page read from the first they reach.
+    # The show after the changes: exactly so when they change its head alone. The pages those that
+    # reach the frozen pages change are read as above, whatever this makes of them.
     head_after = sorted(later, key=later.__getitem__)
     bounds_after = PageBounds.of_counts([*(page.count for page in index.pages), *cut(head_after, feed_max_items)])
     count_after = offset + moved + len(head_after)
