@@ -11,7 +11,7 @@ from podpages.errors import CatalogConflict, Problem
 from podpages.render.site_objects import SiteObject
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Unchanged
-from podpages.storage.site_bucket import SiteBucket
+from podpages.storage.site_bucket import DeleteFailed, SiteBucket
 from podpages.storage.source_bucket import PAGES_AHEAD
 from support.catalogs import daily_catalog, stored
 
@@ -148,3 +148,23 @@ def test_site_objects_carry_their_headers(s3):
         page.body,
     )
     assert s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 0
+
+
+def test_a_publish_deletes_the_site_s_objects_in_one_request_and_fails_on_any_s3_could_not_delete(s3):
+    site = SiteBucket(s3, "site-bucket")
+    pages = [SiteObject(f"s/e/{name}", b"x", "text/plain", "no-cache") for name in ("index.html", "chapters.json")]
+    site.apply(pages, [])
+    sent = []
+    s3.meta.events.register("before-call.s3", lambda model, **_: sent.append(model.name))
+
+    # When an episode's files go, with one that was never there
+    site.apply([], ["s/e/index.html", "s/e/chapters.json", "s/e/transcript.txt"])
+
+    # Then one request deletes them all
+    assert sent == ["DeleteObjects"] and s3.list_objects_v2(Bucket="site-bucket")["KeyCount"] == 0
+
+    # And a key S3 reports it could not delete, as DeleteObjects reports rather than raises, fails the publish
+    denied = {"Key": "s/e/index.html", "Code": "AccessDenied", "Message": "Access Denied"}
+    s3.meta.events.register("after-call.s3.DeleteObjects", lambda parsed, **_: parsed.update(Errors=[denied]))
+    with pytest.raises(DeleteFailed, match="AccessDenied"):
+        site.apply([], ["s/e/index.html"])

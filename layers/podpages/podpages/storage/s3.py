@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 # Conditional writes lose with 412, with 409 when two race, and with 404 when the object they
 # expected was deleted.
 CONFLICTS = frozenset({"PreconditionFailed", "ConditionalRequestConflict", "NoSuchKey"})
+DELETE_BATCH = 1000  # the most keys DeleteObjects takes
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,14 @@ def read_lines(client: Any, bucket: str, key: str) -> StoredLines | None:
     if response is None:
         return None
     return StoredLines(response["Body"].iter_lines(chunk_size=LINES_READ_AT_ONCE), response["ETag"])
+
+
+def delete_keys(client: Any, bucket: str, keys: list[str]) -> list[dict[str, str]]:
+    """Delete `keys` in as few requests as S3 allows (none for none); what S3 says of each key it
+    could not delete, which a DeleteObjects request reports rather than raises."""
+    errors: list[dict[str, str]] = []
+    for start in range(0, len(keys), DELETE_BATCH):
+        objects = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
+        response = client.delete_objects(Bucket=bucket, Delete={"Objects": objects, "Quiet": True})
+        errors += response.get("Errors", [])
+    return errors

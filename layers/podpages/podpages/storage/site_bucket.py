@@ -5,10 +5,10 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from podpages.errors import WriteConflict
+from podpages.errors import PodpagesError, WriteConflict
 from podpages.render.site_objects import Plan, Published, StreamedObject
 from podpages.storage import streamed_upload
-from podpages.storage.s3 import Stored, get_object, lost_race, only_over, read_stored
+from podpages.storage.s3 import Stored, delete_keys, get_object, lost_race, only_over, read_stored
 
 # An object is read for its digest in pieces of this size, never whole.
 READ_CHUNK = 1024 * 1024
@@ -21,6 +21,10 @@ WRITE_CONCURRENCY = 16
 # that rewrites every archive after its episode waited on S3 for them, and with four it waits on the
 # CPU (the removal of the oldest of 20,000 as on Lambda: 8.7 to 9.1 s, where it took 9.6 to 10.5 s).
 STREAMS_AT_ONCE = 4
+
+
+class DeleteFailed(PodpagesError):
+    """Objects of the site that S3 did not delete, with what it said of each."""
 
 
 class SiteBucket:
@@ -59,8 +63,12 @@ class SiteBucket:
             raise
         self.apply([item for item in plan.puts if item.key != key], [other for other in plan.deletes if other != key])
 
-    def delete(self, key: str) -> None:
-        self.client.delete_object(Bucket=self.name, Key=key)
+    def delete(self, keys: list[str]) -> None:
+        """Delete `keys` in as few requests as S3 allows: an episode removed takes its page, its
+        chapters and its transcript in one. A key S3 could not delete fails the publish, as a write
+        that fails does, so that its retry deletes it."""
+        if errors := delete_keys(self.client, self.name, keys):
+            raise DeleteFailed(errors)
 
     def apply(self, puts: list[Published], deletes: list[str]) -> None:
         """Write and delete concurrently, streamed objects a few at a time; the first failure is
@@ -70,6 +78,6 @@ class SiteBucket:
             ThreadPoolExecutor(max_workers=STREAMS_AT_ONCE) as streams,
         ):
             futures = [(streams if isinstance(item, StreamedObject) else pool).submit(self.put, item) for item in puts]
-            futures += [pool.submit(self.delete, key) for key in deletes]
+            futures += [pool.submit(self.delete, deletes)] if deletes else []
         for future in futures:
             future.result()

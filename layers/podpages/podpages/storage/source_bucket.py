@@ -17,6 +17,7 @@ from podpages.storage.s3 import (
     Stored,
     StoredLines,
     Unchanged,
+    delete_keys,
     error_code,
     get_object,
     lost_race,
@@ -26,7 +27,6 @@ from podpages.storage.s3 import (
 )
 
 JSON_LINES = "application/jsonl"  # the index's lines (`catalog.layout`)
-DELETE_BATCH = 1000  # the most keys DeleteObjects takes
 PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
 PAGES_AHEAD = 2 * PAGE_READERS  # pages read, or being read, before the reader asks for them
 
@@ -190,10 +190,9 @@ class SourceBucket:
         self.delete(sorted({error_report_key(key) for key in keys}))
 
     def delete(self, keys: list[str]) -> None:
-        """Delete `keys`, in as few requests as S3 allows: none for none."""
-        for start in range(0, len(keys), DELETE_BATCH):
-            objects = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
-            self.client.delete_objects(Bucket=self.name, Delete={"Objects": objects, "Quiet": True})
+        """Delete `keys`, in as few requests as S3 allows: none for none. A key S3 could not delete
+        stays, unnamed, as one a failed publish leaves."""
+        delete_keys(self.client, self.name, keys)
 
     def _list(self, prefix: str) -> list[tuple[str, datetime]]:
         paginator = self.client.get_paginator("list_objects_v2")
