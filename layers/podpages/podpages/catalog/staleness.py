@@ -265,9 +265,11 @@ def _feed_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
 
 
 def _head_sitemap_differs(old: Catalog, new: Catalog, feed_max_items: int) -> bool:
-    """Whether the head's sitemap parts differ: what they list, or when it last changed."""
+    """Whether the head's sitemap parts differ: what they list, or when it last changed. NotLoaded
+    when the catalog read lacks a page they now list, so that the publish reads more."""
+    after = head_sitemap(new, feed_max_items)
     try:
-        return head_sitemap(old, feed_max_items) != head_sitemap(new, feed_max_items)
+        return head_sitemap(old, feed_max_items) != after
     except NotLoaded:  # the page that froze before this publish, whose episodes leave the head's parts
         return True
 

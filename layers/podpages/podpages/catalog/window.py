@@ -116,10 +116,11 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
 
     starts = [frozen + 1]  # the first page of those read on to the last
     in_place: list[int] = []  # positions episodes changed in place may hold: they need no page far after them
+    landing: list[int] = []  # frozen pages cut by content that episodes land in, at places the index cannot tell
     years: set[int] = set()
     removals = 0
     later = {entry.slug: entry.order for entry in index.episodes}  # the head after the changes
-    moved = 0  # how many more episodes the frozen pages hold after the changes
+    grown = [0] * frozen  # how many more episodes each frozen page holds after the changes
     for change in changes:
         if isinstance(change, ShowPut | ShowRemoved):
             return WHOLE
@@ -138,7 +139,10 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
             guid = change.episode.guid or default_episode_guid(index.show, slug)
             guids = _holding((page.guids for page in index.pages), slug_hash(guid))
             lands = frozen_page(order)
-            moved += (lands is not None) - (position is None and bool(holding))
+            if lands is not None:
+                grown[lands - 1] += 1
+            if position is None and holding:
+                grown[holding[0] - 1] -= 1
             if lands is None:
                 later[slug] = order
             else:
@@ -149,8 +153,11 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
             if shifting and (lands is None or not holding):  # it shifts every page after its first
                 starts += [before(bounds.start(page)) for page in [*holding, *reached]]
             elif reach is Reach.NEAR:
+                # The page it lands in is read alone first: most land far from its ends.
+                alone = {lands} - set(holding) if lands is not None and not shifting else set()
+                landing += alone
                 in_place += _places(index.pages, bounds, holding, slug_hash(slug))
-                in_place += spanned(set(reached) - set(holding))
+                in_place += spanned(set(reached) - set(holding) - alone)
             else:
                 in_place += spanned([*holding, *reached])
             if lands is None:
@@ -162,24 +169,27 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
                 in_place += _places(index.pages, bounds, holding, slug_hash(slug))
             else:
                 in_place += spanned(holding)
-            moved -= position is None and bool(holding)
+            if position is None and holding:
+                grown[holding[0] - 1] -= 1
             later.pop(slug, None)
         else:  # a companion transcript, which changes its episode's pages alone
             in_place += _places(index.pages, bounds, holding, slug_hash(slug))
-    # The show after the changes: exactly so when they change its head alone. The pages those that
-    # reach the frozen pages change are read as above, whatever this makes of them.
+    # The show after the changes, as far as the index tells: each frozen page one episode longer or
+    # shorter for each that lands in it or leaves it. Where a change moves a cut, the pages read hold
+    # it, or the fold finds the catalog read too narrow.
     head_after = sorted(later, key=later.__getitem__)
-    bounds_after = PageBounds.of_counts([*(page.count for page in index.pages), *cut(head_after, feed_max_items)])
-    count_after = offset + moved + len(head_after)
+    counts_after = [page.count + more for page, more in zip(index.pages, grown, strict=True)]
+    bounds_after = PageBounds.of_counts([*counts_after, *cut(head_after, feed_max_items)])
+    count_after = bounds_after.start(frozen + 1) + len(head_after)
     if removals:  # they may take frozen pages back into the head
         starts.append(frozen_count(bounds_after, count_after, feed_max_items) + 1)
     # The head's sitemap parts list the pages frozen since the site's sitemap index last changed.
     starts.append(indexed_count(bounds_after, count_after, feed_max_items) + 1)
     rest = max(1, min(starts))
     first, last = rest, rest - 1
-    if in_place:
-        first = min(rest, before(min(in_place)))
-        last = after(max(in_place))
+    if in_place or landing:
+        first = min([rest, *landing, *([before(min(in_place))] if in_place else [])])
+        last = max([*landing, *([after(max(in_place))] if in_place else [])])
     skip = range(last + 1, rest) if reach is not Reach.TAIL and last + 1 < rest else range(0)
     earlier = index.pages[: first - 1]
     unread = [*earlier, *(index.pages[page - 1] for page in skip)]
