@@ -4,7 +4,10 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from podpages.local.atomic_writes import make_writes_atomic
 from podpages.storage.source_bucket import SourceBucket
+
+make_writes_atomic()  # as S3's are: a conditional write's check and its write are one
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ from botocore.config import Config
 from moto import backends
 from moto.server import ThreadedMotoServer
 
+from podpages.local.atomic_writes import make_writes_atomic
+
 REGION = "us-east-1"
 LOOPBACK = "127.0.0.1"
 
@@ -21,6 +23,7 @@ LOOPBACK = "127.0.0.1"
 # change while the server runs, so it is listed once: a removal that shifts 100 frozen pages took
 # 3.3 s end to end on the local stack, where it took 3.9 s.
 backends.list_of_moto_modules = cache(lambda listed=backends.list_of_moto_modules: tuple(listed()))
+make_writes_atomic()  # as S3's are (`atomic_writes`): for the server in this process, or one started from it
 
 
 def free_port(host: str = LOOPBACK) -> int:
