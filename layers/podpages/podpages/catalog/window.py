@@ -187,9 +187,8 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     starts.append(indexed_count(bounds_after, count_after, feed_max_items) + 1)
     rest = max(1, min(starts))
     first, last = rest, rest - 1
-    if in_place or landing:
-        first = min([rest, *landing, *([before(min(in_place))] if in_place else [])])
-        last = max([*landing, *([after(max(in_place))] if in_place else [])])
+    if read := [*landing, *((before(min(in_place)), after(max(in_place))) if in_place else ())]:
+        first, last = min(rest, *read), max(read)
     skip = range(last + 1, rest) if reach is not Reach.TAIL and last + 1 < rest else range(0)
     earlier = index.pages[: first - 1]
     unread = [*earlier, *(index.pages[page - 1] for page in skip)]
