@@ -328,6 +328,47 @@ def test_a_removal_or_an_insertion_in_pages_cut_by_content_reads_and_writes_the_
     assert site == site_of(whole, settings)
 
 
+def test_an_edit_in_place_reads_the_listing_of_its_own_year_alone_and_more_once_it_changes_another():
+    # Given 420 daily episodes in pages of 5, with nearby lists of 1: pages 1 and 2 end in 2025,
+    # page 3 holds e11 of 31 December 2025 and e12 to e15 of 2026, and the frozen pages end in 2027
+    settings = Settings(site_url=SITE_URL, feed_max_items=5, nearby_count=1)
+    whole = daily_catalog(420)
+    bucket, site = Bucket(whole, settings), site_of(whole, settings)
+    index = read_index(bucket.index.splitlines())
+    assert index.pages[1].last[0].year == 2025 and set(index.pages[2].years) == {2025, 2026}
+    assert index.listed_year == 2027 and set(index.years or {}) == {2025, 2026}
+
+    # When e13, of 2026, is retitled at its own time
+    e13 = whole.entry("e13")
+    assert e13 is not None
+    edit = put_episode("daily", "e13", episode_document("Retitled", f"{e13.episode.published:%Y-%m-%dT%H:%M:%SZ}"))
+    whole, reach = publish(bucket, whole, site, [edit], settings)
+
+    # Then it reads page 3 and the listing of 2026, whose archive page shows the new title, and not
+    # that of 2025, which the edit leaves as it was: the commit keeps its object
+    assert reach.pages(len(index.pages)) == [3] and reach.years == frozenset({2026})
+    assert (read_index(bucket.index.splitlines()).years or {})[2025] == index.years[2025]
+    assert bucket.read(None, settings)[0] == whole
+    assert site == site_of(whole, settings)
+
+    # When e11 moves from 2025 into 2026, still on page 3: read near its place, with 2026's
+    # listing alone, the fold finds that its commit would tell 2025's anew without having read it
+    moved = put_episode("daily", "e11", episode_document("Moved", "2026-01-01T10:00:00Z"))
+    window, reach = bucket.read_window([moved], settings)
+    assert reach.years == frozenset({2026})
+    with pytest.raises(NotLoaded, match="listing of 2025 .* which its commit tells anew"):
+        fold(window, [moved], settings)
+
+    # Then, read by its page's bounds as the publisher reads it next, it folds as in the whole catalog
+    window, reach = bucket.read_window([moved], settings, reach=Reach.PAGES)
+    assert 2025 in reach.years
+    update = fold(window, [moved], settings)
+    bucket.store(update.after, settings)
+    whole = fold(whole, [moved], settings).after
+    assert bucket.read(None, settings)[0] == whole
+    assert (read_index(bucket.index.splitlines()).years or {})[2025] != index.years[2025]
+
+
 def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_without_reading_them():
     # Given 60 episodes, all of 2026: 8 frozen pages of 5 in one year, as an hourly show's year fills 88
     whole = daily_catalog(60, start=datetime(2026, 1, 1, 9, tzinfo=UTC))

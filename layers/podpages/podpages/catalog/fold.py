@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 
 from podpages.catalog.changes import Change, EpisodePut, EpisodeRemoved, TranscriptPut, TranscriptRemoved
+from podpages.catalog.layout import check_listings
 from podpages.catalog.model import Catalog
 from podpages.catalog.staleness import Refresh, stale, transcript_page_stale, transcript_update
 from podpages.errors import ContractError
@@ -18,7 +19,8 @@ class ShowUpdate:
 
 
 def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpdate:
-    """Apply `changes` in order. One that the catalog refuses (a changed GUID) is set aside, not applied."""
+    """Apply `changes` in order. One that the catalog refuses (a changed GUID) is set aside, not applied.
+    NotLoaded when the catalog, read a window at a time, proves too narrow for them."""
     after = before
     applied: list[Change] = []
     rejected: list[tuple[Change, ContractError]] = []
@@ -36,7 +38,9 @@ def fold(before: Catalog, changes: list[Change], settings: Settings) -> ShowUpda
                 touched.add(slug)
                 shown |= {slug} if _shows_companion(after, slug) else set()
         after = result
+    check_listings(before, after, settings.feed_max_items)
     refresh = stale(before, after, settings.nearby_count, settings.feed_max_items)
+    after.check_listed(refresh.years)  # their archive pages are rendered again
     pages = {slug for slug in refresh.episodes if transcript_page_stale(before, after, slug)}
     refresh.transcripts = {
         slug: transcript_update(after, slug, had_companion=slug in shown, files=slug in touched)

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict
 from podpages.catalog.companions import Companion
 from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_count
 from podpages.catalog.listed_episode import ListedEpisode
-from podpages.catalog.model import Catalog, CatalogEntry, default_episode_guid
+from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.spooled_text import TextSpool
@@ -233,11 +233,38 @@ def _by_year(entries: Sequence[CatalogEntry]) -> dict[int, list[CatalogEntry]]:
 def _renews(catalog: Catalog, year: int) -> bool:
     """Whether the catalog tells the listing of `year` anew, or drops it: each year from the one the
     frozen pages before those it holds end in, to the one the frozen pages of its gap begin in, and
-    each from the one those end in. The years between lie wholly in frozen pages it does not hold."""
+    each from the one those end in. The years between lie wholly in frozen pages it does not hold; so
+    does the year the pages before end in, when its listing was not read (`check_listings`)."""
     since = catalog.earlier[-1].last[0].year if catalog.earlier else None
+    if year == since and since not in catalog.earlier_listed:
+        return False
     if (since is not None and year < since) or not catalog.gap:
         return since is None or year >= since
     return year <= min(catalog.gap[0].years) or year >= catalog.gap[-1].last[0].year
+
+
+def check_listings(before: Catalog, after: Catalog, feed_max_items: int) -> None:
+    """NotLoaded when a catalog read without the listing of the year its frozen pages not held end in
+    (`catalog.window`) must tell that listing anew after its changes (`before` to `after`): its
+    frozen pages held begin in that year and the changes altered what they list of it, or it holds
+    none any more, so that the index takes that listing in."""
+    if not after.earlier or (since := after.earlier[-1].last[0].year) in after.earlier_listed:
+        return
+    held = _frozen_held(after, feed_max_items)
+    listed = [entry.listed() for entry in held if entry.published.year == since]
+    if not held or listed != _frozen_listed(before, since, feed_max_items):
+        raise NotLoaded(f"the listing of {since} of {after.show!r}, which its commit tells anew, was not read")
+
+
+def _frozen_held(catalog: Catalog, feed_max_items: int) -> tuple[CatalogEntry, ...]:
+    """The entries of the frozen pages the catalog holds, oldest first."""
+    bounds = archive_bounds(catalog, feed_max_items)
+    return catalog.episodes[: catalog.held(bounds.start(frozen_count(bounds, catalog.count, feed_max_items) + 1))]
+
+
+def _frozen_listed(catalog: Catalog, year: int, feed_max_items: int) -> list[ListedEpisode]:
+    """What the frozen pages the catalog holds list of `year`."""
+    return [entry.listed() for entry in _frozen_held(catalog, feed_max_items) if entry.published.year == year]
 
 
 def _year_digests(catalog: Catalog, told: dict[int, str]) -> dict[int, str]:

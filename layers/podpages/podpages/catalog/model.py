@@ -14,6 +14,7 @@ for what lies outside raises `NotLoaded`.
 import hashlib
 import uuid
 from bisect import insort
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any, Literal
@@ -413,15 +414,28 @@ class Catalog(BaseModel):
         held = self._by_year.get(year, [])
         if year not in self._earlier_by_year:
             return list(held)
-        unheld: list[ListedEpisode] = []
+        unheld = [episode for listing in self._unheld_listings(year) for episode in listing]
+        if not self.gap:
+            return [*held, *reversed(unheld)]
+        return sorted([*held, *unheld], key=lambda episode: episode.order, reverse=True)
+
+    def check_listed(self, years: Iterable[int]) -> None:
+        """NotLoaded unless the catalog can list each year's episodes (`in_year`): it read the
+        listings of those years that the frozen pages it does not hold have."""
+        for year in years:
+            if year in self._earlier_by_year:
+                self._unheld_listings(year)
+
+    def _unheld_listings(self, year: int) -> list[tuple[ListedEpisode, ...]]:
+        """The listings of `year` of the frozen pages not held: those before the episodes held, and
+        those of the gap."""
+        listings = []
         for pages, listed in ((self.earlier, self.earlier_listed), (self.gap, self.gap_listed)):
             if any(year in page.years for page in pages):
                 if year not in listed:
                     raise NotLoaded(f"the listing of {year} of {self.show!r} was not read")
-                unheld += listed[year]
-        if not self.gap:
-            return [*held, *reversed(unheld)]
-        return sorted([*held, *unheld], key=lambda episode: episode.order, reverse=True)
+                listings.append(listed[year])
+        return listings
 
     def year_count(self, year: int) -> int:
         """How many episodes the year has."""

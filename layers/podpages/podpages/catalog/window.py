@@ -15,7 +15,11 @@ that depends on them:
 Each year a change touches has its archive page rendered again: the listing of that year is read
 when its episodes reach into the pages before the first read. So is the listing of the year those
 pages end in, when the commit cuts frozen pages after them (those read, or the head's oldest
-episodes, frozen now), since it writes that listing anew with their episodes. The index holds the
+episodes, frozen now), since it writes that listing anew with their episodes. An edit in place is
+read `Reach.NEAR` with the listing of the year it is published in alone, as if it kept its year,
+and leaves what other years list as it was: an edit amid an old year's pages reads that year's
+listing alone, even where its page or the one before reaches into the year before. The fold says
+when that proves too narrow (`Catalog.check_listed`, `layout.check_listings`). The index holds the
 listing of the year all the frozen pages end in, which is never read apart.
 
 A new newest episode needs none. Any other change to the frozen pages (an edit of an old episode,
@@ -126,8 +130,11 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
             return WHOLE
         slug = change.source.episode_slug
         holding = _holding((page.slugs for page in index.pages), slug_hash(slug))
-        for number in holding:
-            years |= index.pages[number - 1].years.keys()
+        if reach is not Reach.NEAR or isinstance(change, EpisodeRemoved):
+            # The year it was published in, read near its place as if an edit kept it (`years` has
+            # an edit's): the fold finds when it did not (`Catalog.check_listed`).
+            for number in holding:
+                years |= index.pages[number - 1].years.keys()
         if (position := head.get(slug)) is not None:
             starts.append(before(position))
             years.add(index.episodes[position - offset].published.year)
@@ -194,7 +201,10 @@ def window(index: StoredIndex, changes: Iterable[Change], settings: Settings, re
     unread = [*earlier, *(index.pages[page - 1] for page in skip)]
     if not unread:
         return Window(first)
-    if earlier and (first <= frozen or frozen_count(bounds_after, count_after, feed_max_items) > frozen):
+    # Without pages read, the pages before end where the index's listing does. Changes in place leave
+    # what the pages read list of that year as it was, unless they are of that year (`years` has
+    # theirs): the fold finds when they do not (`layout.check_listings`).
+    if earlier and first <= frozen and (reach is not Reach.NEAR or removals):
         years.add(earlier[-1].last[0].year)
     if skip:
         # The catalog tells anew the listings of the years its gap begins and ends in (`catalog.layout`).
