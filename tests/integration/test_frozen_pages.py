@@ -326,6 +326,40 @@ def test_an_edit_of_an_old_episode_reads_the_pages_beside_its_own_and_none_after
     check(paged, nearby, tmp_path / "moved")
 
 
+def test_an_edit_in_place_reads_no_listing_of_the_years_it_leaves_as_they_were_and_more_once_it_moves_a_year(
+    paged, nearby, s3_calls, tmp_path
+):
+    # Given 80 episodes ten days apart, eleven frozen pages of five: page 8 holds the 36th, of
+    # 26 December 2026, and the 37th to the 40th, of 2027; the pages before end in 2026, whose
+    # listing is an object of its own (the index holds 2027's, where the frozen pages end)
+    publish(paged, range(1, 81))
+    years_before = named_years(paged)
+    assert [key.split("/")[-1][:9] for key in years_before] == ["year-2026"]
+    s3_calls.clear()
+
+    # When the 38th, of 2027, is retitled at its own time
+    publish(paged, range(38, 39), title="Retitled")
+
+    # Then it reads the pages within twice NEARBY_COUNT of it, and no year's listing: 2027's lies
+    # wholly in them, and 2026's, which the pages before share, is the same, so the commit keeps it
+    assert catalog_reads(s3_calls) == [f"page-{number}" for number in (10, 11, *range(5, 10))]
+    assert named_years(paged) == years_before
+    check(paged, nearby, tmp_path / "retitled")
+    s3_calls.clear()
+
+    # When the 36th moves into 2027, between the 37th and the 38th, still on page 8
+    document = episode_document("Moved", "2027-01-06T09:00:00Z")
+    paged.upload("episodes/daily/day-36.json", json.dumps(document))
+    paged.deliver()
+
+    # Then the pages near it read alone prove too narrow, since 2026's listing loses it: the publish
+    # reads again, by its page's bounds, with that listing, and writes it anew; the site follows
+    reads = catalog_reads(s3_calls)
+    assert reads.count("page-8") == 2 and reads.count("year-2026") == 1, reads
+    assert named_years(paged) != years_before
+    check(paged, nearby, tmp_path / "moved")
+
+
 def test_an_edit_whose_slug_a_frozen_page_seems_to_hold_is_read_on_to_the_last_page(
     paged, nearby, s3_calls, monkeypatch, tmp_path
 ):
