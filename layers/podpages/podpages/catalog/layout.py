@@ -35,7 +35,7 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict
 
 from podpages.catalog.companions import Companion
-from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_count
+from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_count, head
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded, default_episode_guid
 from podpages.catalog.nearby_index import nearby_part, part_digest
@@ -257,9 +257,8 @@ def check_listings(before: Catalog, after: Catalog, feed_max_items: int) -> None
 
 
 def _frozen_held(catalog: Catalog, feed_max_items: int) -> tuple[CatalogEntry, ...]:
-    """The entries of the frozen pages the catalog holds, oldest first."""
-    bounds = archive_bounds(catalog, feed_max_items)
-    return catalog.episodes[: catalog.held(bounds.start(frozen_count(bounds, catalog.count, feed_max_items) + 1))]
+    """The entries of the frozen pages the catalog holds, oldest first: those before its head."""
+    return catalog.episodes[: len(catalog.episodes) - len(head(catalog, feed_max_items))]
 
 
 def _frozen_listed(catalog: Catalog, year: int, feed_max_items: int) -> list[ListedEpisode]:
