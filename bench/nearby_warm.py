@@ -36,7 +36,7 @@ import boto3
 from moto import mock_aws
 
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.nearby_index import nearby_index
 from podpages.observability import metrics
 from podpages.publish.catalog_store import CatalogStore
 from podpages.settings import Settings
@@ -84,8 +84,8 @@ def stored_show(episodes: int) -> tuple[bytes, bytes]:
     body = catalog_json("bench", episodes)
     catalog = Catalog.model_validate_json(body)
     store = CatalogStore(source, SETTINGS)
-    store.commit(store.read("bench"), catalog)
-    index = nearby_index(catalog, SETTINGS.feed_max_items, nearby_digests(catalog, SETTINGS.feed_max_items))
+    pages = store.commit(store.read("bench"), catalog)
+    index = nearby_index(catalog, SETTINGS.feed_max_items, pages)
     source.write_nearby_index("bench", index)
     return body, index
 

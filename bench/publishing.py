@@ -374,8 +374,8 @@ boto3.client("s3", region_name="us-east-1")
 import podpages.publish.publisher
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import join, read_index, split
-from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.layout import join, page_summaries, read_index, split
+from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.window import Window, window
 from podpages.catalog.changes import put
@@ -396,7 +396,7 @@ update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
 # Each object rendered as the function writes it: a streamed feed a part at a time, cut to the upload's parts.
 written = sum(len(part) for item in plan.puts for part in sized_parts(item.parts()))
-nearby_index(update.after, settings.feed_max_items, nearby_digests(update.after, settings.feed_max_items))
+nearby_index(update.after, settings.feed_max_items, page_summaries(update.after, settings.feed_max_items))
 for line in split(update.after, settings.feed_max_items).index():  # the index, as the commit sends it
     pass
 print(len(plan.puts), written)

@@ -57,8 +57,23 @@ def nearby_parts(stack) -> set[str]:
 
 
 def named_parts(stack) -> set[str]:
+    """The nearby parts the nearby index names as objects of their own: none, since each is the head
+    of its page's object, but where an earlier podpages stored them."""
     index = load_nearby_index(stack.read(stack.source, "catalog/daily.nearby.json"))
-    return {f"catalog/daily/nearby-{page}-{digest}.json" for page, (_hashes, digest) in enumerate(index["pages"], 1)}
+    pages = enumerate(index["pages"], 1)
+    return {f"catalog/daily/nearby-{number}-{page.digest}.json" for number, page in pages if not page.head}
+
+
+def stored_parts(stack) -> list[bytes]:
+    """Each frozen page's nearby part, where the nearby index says it is: at the head of the page's
+    object, or in an object of its own, as an earlier podpages stored it."""
+    index = load_nearby_index(stack.read(stack.source, "catalog/daily.nearby.json"))
+    return [
+        stack.read(stack.source, f"catalog/daily/page-{number}-{page.page}.json")[: page.head]
+        if page.head
+        else stack.read(stack.source, f"catalog/daily/nearby-{number}-{page.digest}.json")
+        for number, page in enumerate(index["pages"], 1)
+    ]
 
 
 def catalog_pages(stack) -> set[str]:
@@ -103,7 +118,7 @@ def check(stack, nearby, folder) -> None:
 def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
     # Given 38 episodes: frozen pages 1 to 3 of 5 episodes, and a head of the 23 newest
     publish(paged, range(1, 39))
-    assert len(named_parts(paged)) == 3
+    assert len(stored_parts(paged)) == 3 and named_parts(paged) == set()
     assert {key for key in paged.keys(paged.site, "daily/") if "sitemap" in key} == {
         "daily/sitemap.xml",
         "daily/sitemap-2.xml",
@@ -113,21 +128,21 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
     check(paged, nearby, tmp_path / "first")
 
     # When three new episodes freeze a fourth page
-    parts = nearby_parts(paged)
+    pages = catalog_pages(paged)
     publish(paged, range(39, 42))
 
-    # Then its part and its catalog page are added, and the others left as they were
-    assert nearby_parts(paged) - parts == {key for key in named_parts(paged) if "/nearby-4-" in key}
-    assert parts <= nearby_parts(paged)
-    assert len(named_pages(paged)) == 4
+    # Then its catalog page, with its nearby part at its head, is added, and the others left as they were
+    assert {key.split("-")[1] for key in catalog_pages(paged) - pages} == {"4"}
+    assert pages <= catalog_pages(paged)
+    assert len(named_pages(paged)) == len(stored_parts(paged)) == 4
     check(paged, nearby, tmp_path / "grown")
 
     # When an episode of frozen page 2 is retitled
-    parts = nearby_parts(paged)
+    pages = catalog_pages(paged)
     publish(paged, range(7, 8), title="Retitled")
 
-    # Then that page's part alone is replaced, the one it replaced gone
-    assert {key.split("-")[1] for key in parts ^ nearby_parts(paged)} == {"2"}
+    # Then that page and its part alone are replaced, the one it replaced gone
+    assert {key.split("-")[1] for key in pages ^ catalog_pages(paged)} == {"2"}
     assert len(named_pages(paged)) == 4
     check(paged, nearby, tmp_path / "edited")
 
@@ -137,8 +152,27 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
     paged.deliver()
 
     # Then the fourth page is no longer frozen, and its part is gone with the others replaced
-    assert len(named_parts(paged)) == 3
+    assert len(named_pages(paged)) == len(stored_parts(paged)) == 3
     check(paged, nearby, tmp_path / "removed")
+
+
+def with_parts_apart(stack, index: dict) -> dict:
+    """The show's frozen pages as podpages stored them before index version 7, from those of `index`,
+    the index stored now, which it returns as then: each page's object its entries alone, and its
+    nearby part an object of its own, which a nearby index of version 2 names."""
+    nearby = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    pages = []
+    for number, page in enumerate(index["pages"], 1):
+        key = f"catalog/daily/page-{number}-{page['digest']}.json"
+        part, entries = stack.read(stack.source, key).split(b"\n", 1)
+        digest = hashlib.sha256(entries).hexdigest()[:16]  # named by its entries alone, as then
+        stack.s3.delete_object(Bucket=stack.source, Key=key)
+        stack.s3.put_object(Bucket=stack.source, Key=f"catalog/daily/page-{number}-{digest}.json", Body=entries)
+        stack.s3.put_object(Bucket=stack.source, Key=f"catalog/daily/nearby-{number}-{page['nearby']}.json", Body=part)
+        pages.append({field: value for field, value in page.items() if field != "nearby_bytes"} | {"digest": digest})
+    nearby |= {"version": 2, "pages": [[hashes, digest] for hashes, digest, *_head in nearby["pages"]]}
+    stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.nearby.json", Body=json.dumps(nearby).encode())
+    return index | {"pages": pages}
 
 
 def as_an_earlier_podpages_stored_it(stack) -> None:
@@ -146,12 +180,11 @@ def as_an_earlier_podpages_stored_it(stack) -> None:
     stored them before either was cut into pages: no page or part beside them."""
     whole = stack.catalogs()["daily"]
     stored = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
-    parts = sorted(named_parts(stack))
-    rows = [row for part in parts for row in json.loads(stack.read(stack.source, part))["episodes"]]
+    rows = [row for part in stored_parts(stack) for row in json.loads(part)["episodes"]]
     index = {"version": 1, "show": "daily", "title": stored["title"], "episodes": [*rows, *stored["episodes"]]}
     stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.nearby.json", Body=json.dumps(index).encode())
     stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.json", Body=whole.model_dump_json().encode())
-    gone = [{"Key": key} for key in [*parts, *catalog_pages(stack), *catalog_years(stack)]]
+    gone = [{"Key": key} for key in [*nearby_parts(stack), *catalog_pages(stack), *catalog_years(stack)]]
     stack.s3.delete_objects(Bucket=stack.source, Delete={"Objects": gone})
     assert stack.catalogs()["daily"] == whole
 
@@ -168,7 +201,7 @@ def test_a_show_an_earlier_podpages_stored_whole_is_served_then_cut_by_its_next_
 
     # When the next episode is published, the catalog and the nearby index are cut into their pages
     publish(paged, range(39, 40))
-    assert len(named_parts(paged)) == len(named_pages(paged)) == 3
+    assert len(stored_parts(paged)) == len(named_pages(paged)) == 3
     check(paged, nearby, tmp_path)
 
 
@@ -222,11 +255,11 @@ def test_no_publish_both_fills_an_archive_page_and_freezes_one_nor_freezes_one_a
     # When the 41st is published, and the head's oldest five freeze into a fourth page
     publish(paged, range(41, 42))
 
-    # Then the page and its nearby part are written beside the index, which holds the listing of
-    # their year, and so is the page's sitemap part; nothing else of the catalog is read or deleted
+    # Then the page, with its nearby part at its head, is written beside the index, which holds the
+    # listing of their year, and so is the page's sitemap part; nothing else of the catalog is read or deleted
     written = [key for operation, key in s3_calls if operation == "PutObject"]
     catalog = [key.split("/")[-1].split("-")[0] for key in written if key.startswith("catalog/daily/")]
-    assert sorted(catalog) == ["nearby", "page"]
+    assert catalog == ["page"]
     assert [call for call in s3_calls if call[1].startswith("catalog/daily/") and call[0] != "PutObject"] == []
     assert len(paged.catalog_index("daily")["listed"]) == 20
     assert "daily/sitemap-5.xml" in written
@@ -290,11 +323,11 @@ def test_an_edit_of_an_old_episode_reads_the_pages_beside_its_own_and_none_after
     # Then the publish reads its page and the three after it, which hold the episodes within twice
     # NEARBY_COUNT (8) of its place (the index's slug hashes give it: the 18th is on page 4), and
     # not the seven after those, but the listing of 2026, the year those begin in, which it tells
-    # anew; it writes its page and its nearby part
+    # anew; it writes its page, with its nearby part at its head
     assert catalog_reads(s3_calls) == [*(f"page-{number}" for number in range(1, 5)), "year-2026"]
     written = [key.split("/")[-1].split("-")[:2] for operation, key in s3_calls if operation == "PutObject"]
-    assert sorted(name for name in written if name[0] in ("page", "nearby")) == [["nearby", "1"], ["page", "1"]]
-    # And it deletes the page and the part it replaced in one request, at its end, with the error
+    assert sorted(name for name in written if name[0] in ("page", "nearby")) == [["page", "1"]]
+    # And it deletes the page it replaced in one request, at its end, with the error
     # reports of what it published: the bucket then holds those the indexes name and no others
     operations = [operation for operation, _key in s3_calls]
     assert operations.count("DeleteObjects") == 1 and operations[-2:] == ["DeleteObjects", "DeleteObject"]
@@ -429,7 +462,7 @@ def test_a_catalog_an_earlier_podpages_stored_takes_the_listing_of_its_last_year
     # object of its own (version 3), as earlier podpages stored them
     publish(paged, range(1, 39))
     whole, before = paged.catalogs()["daily"], paged.site_objects()
-    index = paged.catalog_index("daily")
+    index = with_parts_apart(paged, paged.catalog_index("daily"))
     listed = index.pop("listed")
     if version == 2:  # one JSON document
         del index["years"]
@@ -449,6 +482,36 @@ def test_a_catalog_an_earlier_podpages_stored_takes_the_listing_of_its_last_year
     assert paged.catalog_index("daily")["years"] == {}
     assert [episode["slug"] for episode in paged.catalog_index("daily")["listed"]][:2] == ["day-01", "day-02"]
     assert catalog_years(paged) == set()
+    assert paged.catalogs()["daily"] == whole
+    assert paged.site_objects() == before
+    check(paged, nearby, tmp_path)
+
+
+def test_nearby_parts_an_earlier_podpages_stored_apart_go_to_the_heads_of_their_pages_on_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path
+):
+    # Given 38 episodes as index version 6 stored them: three frozen pages, each page's nearby
+    # part an object of its own, which a nearby index of version 2 names
+    publish(paged, range(1, 39))
+    whole, before = paged.catalogs()["daily"], paged.site_objects()
+    paged.write_catalog_index("daily", with_parts_apart(paged, paged.catalog_index("daily")) | {"version": 6})
+    parts_apart = nearby_parts(paged)
+    assert len(parts_apart) == 3 and named_parts(paged) == parts_apart
+
+    # Then the nearby API answers from those parts
+    nearby.clock.now += REVALIDATE_AFTER
+    listing = json.loads(nearby(nearby_request("daily", "day-03", {"limit": "2"}))["body"])
+    assert [item["slug"] for item in listing["items"]] == ["day-04", "day-02"]
+
+    # When the deploy rebuilds every show
+    rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
+    assert work_through_rebuilds(paged).failed == []
+
+    # Then each page's object begins with its part, the nearby index names them there, the parts
+    # apart are gone, and the catalog and the site are as they were
+    assert paged.catalog_index("daily")["version"] == LAYOUT_VERSION
+    assert nearby_parts(paged) == set() and named_parts(paged) == set()
+    assert len(stored_parts(paged)) == len(named_pages(paged)) == 3
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before
     check(paged, nearby, tmp_path)
@@ -501,7 +564,7 @@ def test_pages_of_a_fixed_size_are_cut_again_by_content_on_the_deploy_rebuild(
         for module in (feed_archives, window):
             patch.setattr(module, "cut", lambda slugs, feed_max_items: [100] * (len(slugs) // 100))
         publish(stack, range(1, 421))
-    stack.write_catalog_index("daily", stack.catalog_index("daily") | {"version": 5})
+    stack.write_catalog_index("daily", with_parts_apart(stack, stack.catalog_index("daily")) | {"version": 5})
     assert [page["count"] for page in stack.catalog_index("daily")["pages"]] == [100, 100]
     whole = stack.catalogs()["daily"]
 
@@ -526,7 +589,7 @@ def test_a_page_frozen_in_the_publish_that_filled_its_archive_page_is_taken_back
     with pytest.MonkeyPatch.context() as patch:
         as_podpages_4_froze_pages(patch)
         publish(paged, range(1, 41))
-    paged.write_catalog_index("daily", paged.catalog_index("daily") | {"version": 4})
+    paged.write_catalog_index("daily", with_parts_apart(paged, paged.catalog_index("daily")) | {"version": 4})
     assert len(named_pages(paged)) == 4
     whole = paged.catalogs()["daily"]
 

@@ -307,15 +307,15 @@ def test_a_nearby_index_lost_after_the_commit_of_an_edit_of_a_frozen_page_is_wri
     assert len(named_before) == 2
     stack.upload("episodes/daily/day-1.json", json.dumps(episode_document("Retitled", "2026-01-01T09:00:00Z")))
 
-    # When its edit commits, with the first page's new nearby part, and then the write of the
-    # show's nearby index fails: the index still names the old part, which is still there
+    # When its edit commits, with the first page's new object, its nearby part at its head, and then
+    # the write of the show's nearby index fails: the index still names the old page, which is still there
     first = deliver_losing_the_first_put_of(stack, render_function, "catalog/daily.nearby.json")
     assert len(first.failed) == 1
     assert nearby_parts_named(stack) == named_before
     assert nearby_parts_stored(stack) == named_before | {next(iter(nearby_parts_stored(stack) - named_before))}
 
     # Then the redelivery, which folds nothing and whose feed and listings are as the catalog's,
-    # writes the nearby index again, naming the new part, and deletes the old one
+    # writes the nearby index again, naming the new page, and deletes the old one
     second = stack.deliver()
     assert second.failed == []
     named = nearby_parts_named(stack)
@@ -325,13 +325,18 @@ def test_a_nearby_index_lost_after_the_commit_of_an_edit_of_a_frozen_page_is_wri
 
 
 def nearby_parts_named(stack) -> set[str]:
-    """The keys of the parts the show's nearby index names."""
+    """The keys of the frozen pages' objects whose heads the show's nearby index names as their parts."""
     index = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
-    return {f"catalog/daily/nearby-{page}-{digest}.json" for page, (_hashes, digest) in enumerate(index["pages"], 1)}
+    return {
+        f"catalog/daily/page-{number}-{page}.json" for number, (_h, _part, page, _head) in enumerate(index["pages"], 1)
+    }
 
 
 def nearby_parts_stored(stack) -> set[str]:
-    return {key for key in stack.keys(stack.source, "catalog/daily/") if "/nearby-" in key}
+    """The frozen pages' objects stored, each with its nearby part at its head; and no part apart."""
+    keys = stack.keys(stack.source, "catalog/daily/")
+    assert not [key for key in keys if "/nearby-" in key]
+    return {key for key in keys if "/page-" in key}
 
 
 def publish_days(stack, days: range) -> None:

@@ -4,9 +4,10 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
-from podpages.catalog.feed_archives import archive_bounds, archive_entries, cut, frozen_pages
+from podpages.catalog.feed_archives import cut
+from podpages.catalog.layout import cut_pages
 from podpages.catalog.model import Catalog
-from podpages.catalog.nearby_index import nearby_index, nearby_part, part_digest
+from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.page_bounds import PageBounds
 from podpages.cli.source_folder import read_source_folder
 from podpages.contract.documents import parse_episode, parse_show
@@ -80,12 +81,11 @@ def indexed(catalog: Catalog) -> CatalogIndex:
 
 
 def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, dict[str, bytes]]:
-    """The show's nearby index as the render function stores it, and its parts by digest."""
-    pages = range(1, frozen_pages(catalog, feed_max_items) + 1)
-    bounds = archive_bounds(catalog, feed_max_items)
-    parts = [nearby_part(catalog.show, page, archive_entries(catalog, bounds, page)) for page in pages]
-    digests = [part_digest(part) for part in parts]
-    return nearby_index(catalog, feed_max_items, digests), dict(zip(digests, parts, strict=True))
+    """The show's nearby index as the render function stores it, and its parts by digest: each the
+    head of its frozen page's object, as the nearby function reads it by range."""
+    cut = list(cut_pages(catalog, feed_max_items))
+    parts = {page.summary.nearby: page.body[: page.summary.nearby_bytes] for page in cut}
+    return nearby_index(catalog, feed_max_items, [page.summary for page in cut]), parts
 
 
 def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: int) -> tuple[CatalogIndex, list[int]]:
@@ -93,9 +93,9 @@ def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: in
     read = CatalogIndex.from_nearby_json(index)
     pages = []
     while wanted := read.wanted(slug, count):
-        for page, digest in wanted:
-            read.add(digest, parts[digest])
-            pages.append(page)
+        for number, page in wanted:
+            read.add(page.digest, parts[page.digest])
+            pages.append(number)
     return read, pages
 
 

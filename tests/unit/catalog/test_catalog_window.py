@@ -18,13 +18,13 @@ from podpages.catalog.fold import fold
 from podpages.catalog.layout import (
     LAYOUT_VERSION,
     StoredIndex,
-    StoredPage,
     StoredYear,
     cut_pages,
     index_lines,
     join,
     page_key_name,
     read_index,
+    read_page,
     split,
     year_key_name,
 )
@@ -78,8 +78,8 @@ class Bucket:
         index = read_index(self.index.splitlines(), spool)
         read = window(index, changes, settings, reach) if changes is not None else WHOLE
         pages = {
-            page: StoredPage.model_validate_json(
-                self.objects[page_key_name(page, index.pages[page - 1].digest)], context=spool.context_with_paragraphs
+            page: read_page(
+                self.objects[page_key_name(page, index.pages[page - 1].digest)], index, spool.context_with_paragraphs
             )
             for page in read.pages(len(index.pages))
         }
@@ -394,7 +394,15 @@ def test_a_year_that_fills_many_frozen_pages_is_rendered_from_its_listing_withou
 
 def stored_before(index: StoredIndex, version: int, bucket: Bucket) -> bytes:
     """`index` as an earlier podpages stored it: one JSON document without years' listings (version
-    2), or lines with an object for the listing of the frozen pages' last year too (version 3)."""
+    2), lines with an object for the listing of the frozen pages' last year too (version 3), or
+    as now but with each frozen page's nearby part an object of its own (version 6). Its pages
+    begin with their entries."""
+    bucket.objects = {
+        name: body.split(b"\n", 1)[1] if name.startswith("page-") else body for name, body in bucket.objects.items()
+    }
+    if version == 6:
+        pages = tuple(page.model_copy(update={"nearby_bytes": 0}) for page in index.pages)
+        return b"".join(index_lines(index.model_copy(update={"version": 6, "pages": pages}))())
     if version == 2:
         bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
         return index.model_copy(update={"version": 2}).model_dump_json(exclude={"years", "listed"}).encode()
@@ -405,7 +413,7 @@ def stored_before(index: StoredIndex, version: int, bucket: Bucket) -> bytes:
     return b"".join(index_lines(index.model_copy(update={"version": 3, "years": years, "listed": ()}))())
 
 
-@pytest.mark.parametrize("version", [2, 3])
+@pytest.mark.parametrize("version", [2, 3, 6])
 def test_an_index_an_earlier_podpages_stored_is_read_whole_once_and_cut_again(version):
     # Given a catalog stored by an earlier podpages
     whole = daily_catalog(47)
@@ -446,7 +454,7 @@ def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, se
     # Then each piece is a line, its version first
     joined = b"".join(pieces)
     assert joined.splitlines(keepends=True) == list(pieces)
-    assert leading_version(joined) == LAYOUT_VERSION == 6
+    assert leading_version(joined) == LAYOUT_VERSION == 7
     # And its lines, read one at a time, are the index's fields and then each entry of its head
     index = read_index(joined.splitlines())
     assert len(pieces) == len(index.episodes) + 1

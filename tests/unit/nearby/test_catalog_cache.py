@@ -5,6 +5,9 @@ in-process S3."""
 
 import pytest
 
+from podpages.catalog.layout import cut_pages
+from podpages.catalog.nearby_index import nearby_index
+from podpages.catalog.stored import page_key_name
 from podpages.errors import UnknownShow
 from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
 from support.catalogs import (
@@ -14,7 +17,6 @@ from support.catalogs import (
     indexed,
     put_episode,
     stored,
-    stored_nearby_index,
 )
 from support.clock import Clock
 
@@ -31,6 +33,17 @@ def gets(s3):
 
 
 @pytest.fixture
+def ranges(s3):
+    """The Range of each GetObject the cache sends with one."""
+    sent: list[str] = []
+    s3.meta.events.register(
+        "before-parameter-build.s3.GetObject",
+        lambda params, **_: sent.append(params["Range"]) if "Range" in params else None,
+    )
+    return sent
+
+
+@pytest.fixture
 def clock():
     return Clock()
 
@@ -41,10 +54,10 @@ def store(source, catalog, etag=None, feed_max_items=SETTINGS.feed_max_items) ->
     if catalog.is_empty:
         source.write_nearby_index(catalog.show, None)
         return
-    index, parts = stored_nearby_index(catalog, feed_max_items)
-    for page, (digest, body) in enumerate(parts.items(), 1):
-        source.write_nearby_part(catalog.show, page, digest, body)
-    source.write_nearby_index(catalog.show, index)
+    pages = list(cut_pages(catalog, feed_max_items))
+    for page in pages:
+        source.write_catalog_page(catalog.show, page_key_name(page.number, page.summary.digest), page.body)
+    source.write_nearby_index(catalog.show, nearby_index(catalog, feed_max_items, [page.summary for page in pages]))
 
 
 def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
@@ -174,7 +187,7 @@ def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source,
     assert index.rows == indexed(daily_catalog(3)).rows
 
 
-def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, clock):
+def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, ranges, clock):
     # Given 47 episodes in frozen pages of 5, and a head of 22
     store(source, daily_catalog(47), feed_max_items=5)
     cache = CatalogCache(source, clock=clock)
@@ -185,13 +198,14 @@ def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, clo
     cache.listing("daily", "e46", 2)
 
     # Then the index was read, then the part of the episode's own page, then those of the pages its
-    # neighbours are on, once each
+    # neighbours are on, once each: each the head of its page's object, read by range
     assert [key.split("-")[:2] for key, _etag in gets] == [
         ["catalog/daily.nearby.json"],
-        ["catalog/daily/nearby", "4"],
-        ["catalog/daily/nearby", "3"],
-        ["catalog/daily/nearby", "5"],
+        ["catalog/daily/page", "4"],
+        ["catalog/daily/page", "3"],
+        ["catalog/daily/page", "5"],
     ]
+    assert len(ranges) == 3 and all(ranged.startswith("bytes=0-") for ranged in ranges)
     assert [item.slug for item in index.nearby("e18", 8)] == [item.slug for item in daily_catalog(47).nearby("e18", 8)]
 
 
@@ -205,8 +219,8 @@ def test_a_part_replaced_since_the_index_was_read_sends_the_listing_to_the_newer
     retitled = daily_catalog(47).apply(
         put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")), 1500
     )
-    source.delete_nearby_parts(
-        "daily", [(page, digest) for page, digest in enumerate(stored_nearby_index(daily_catalog(47), 5)[1], 1)]
+    source.delete_catalog_pages(
+        "daily", [page_key_name(page.number, page.summary.digest) for page in cut_pages(daily_catalog(47), 5)]
     )
     store(source, retitled, source.read_catalog("daily").etag, feed_max_items=5)
 

@@ -1,12 +1,13 @@
-"""A publish names, in the show's nearby index, the parts its catalog's commit wrote, and makes none
-of them twice: a removal of the oldest of 100,000 episodes shifts 990 frozen pages."""
+"""A publish names, in the show's nearby index, the pages its catalog's commit wrote, with the
+nearby part at the head of each, and makes none of them twice: a removal of the oldest of 100,000
+episodes shifted 990 frozen pages when they were cut by position."""
 
 import json
 
 import podpages.catalog.layout
 import podpages.catalog.nearby_index
-from podpages.catalog.nearby_index import nearby_digests
-from podpages.catalog.stored import load_nearby_index
+from podpages.catalog.layout import page_summaries
+from podpages.catalog.stored import NearbyPage, load_nearby_index
 from podpages.publish.publisher import Publisher
 from podpages.publish.render_function import handle_render_event
 from podpages.settings import Settings
@@ -42,5 +43,7 @@ def test_a_removal_that_shifts_every_frozen_page_makes_each_nearby_part_once(s3,
     assert catalog.count == 46 and sorted(made) == [1, 2, 3, 4, 5]
     stored = source.read_nearby_index("daily")
     assert stored is not None
-    named = [digest for _hashes, digest in load_nearby_index(stored.body)["pages"]]
-    assert named == nearby_digests(catalog, PAGED.feed_max_items)
+    named = load_nearby_index(stored.body)["pages"]
+    pages = page_summaries(catalog, PAGED.feed_max_items)
+    assert named == [NearbyPage(page.slugs, page.nearby, page.digest, page.nearby_bytes) for page in pages]
+    assert all(page.head for page in named)

@@ -4,8 +4,9 @@
 (the head: at least the feed's newest `FEED_MAX_ITEMS`), the companion transcripts of those and of
 episodes not published yet, the trailers of the frozen pages (every feed names them), and a summary
 of each frozen page (`page_summary`). Each frozen page is an object of its own,
-`catalog/<show>/page-<n>-<digest>.json`: its entries and their companions, named by its content;
-its part of the nearby index (`catalog.nearby_index`) is written with it. Each year with episodes in
+`catalog/<show>/page-<n>-<digest>.json`, named by its content: its part of the nearby index
+(`catalog.nearby_index`) on its first line, which the nearby function reads by range, then its
+entries and their companions. Each year with episodes in
 the frozen pages has a listing of them (`listed_episode`), from which a publish renders that year's
 archive page: an hourly show's year fills 88 frozen pages, and a listing of its 8,760 episodes is
 about 1.4 MB. The listing of the year the frozen pages end in, which a page that freezes adds to,
@@ -30,7 +31,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -41,17 +42,17 @@ from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded, default_epi
 from podpages.catalog.nearby_index import nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.spooled_text import TextSpool
-from podpages.catalog.stored import slug_hash
+from podpages.catalog.stored import page_key_name, slug_hash
 from podpages.contract.documents import Show
 
 # An index written a line at a time, with the listing of its frozen pages' last year, pages that
-# freeze a publish after an archive page fills (`frozen_count`), and pages cut by their episodes'
-# slugs (`feed_archives.cut`).
-LAYOUT_VERSION: Final = 6
+# freeze a publish after an archive page fills (`frozen_count`), pages cut by their episodes' slugs
+# (`feed_archives.cut`), and each page's nearby part at the head of its object.
+LAYOUT_VERSION: Final = 7
 # Read still: 2, one JSON document; 3, lines, with that year's listing in an object of its own; 4,
 # as 5, but with pages that froze in the publish that filled an archive page; 5, as 6, but with
-# pages of a fixed size.
-INDEX_VERSIONS = (2, 3, 4, 5, LAYOUT_VERSION)
+# pages of a fixed size; 6, as 7, but with each page's nearby part an object of its own.
+INDEX_VERSIONS = (2, 3, 4, 5, 6, LAYOUT_VERSION)
 DIGEST_DIGITS = 16
 
 
@@ -77,7 +78,7 @@ class StoredYear(BaseModel):
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: Literal[2, 3, 4, 5, 6] = LAYOUT_VERSION
+    version: Literal[2, 3, 4, 5, 6, 7] = LAYOUT_VERSION
     show: str
     document: Show | None
     document_sequencer: str | None
@@ -108,12 +109,11 @@ def last_year(pages: Sequence[PageSummary]) -> int | None:
 
 @dataclass(frozen=True)
 class CutPage:
-    """A frozen page the catalog holds, as stored: its object, its part of the nearby index, and
-    the index's summary of it, which names both by their digests."""
+    """A frozen page the catalog holds, as stored: its object, its part of the nearby index at its
+    head, and the index's summary of it, which names it by its digest."""
 
     number: int
     body: bytes
-    nearby: bytes
     summary: PageSummary
 
 
@@ -138,9 +138,25 @@ def cut_pages(catalog: Catalog, feed_max_items: int) -> Iterator[CutPage]:
         if (page := page_of.get(companion.slug)) is not None:
             companions[page].append(companion)
     for page, entries in held.items():
-        digest, body = _stored(StoredPage(show=show, page=page, episodes=entries, companions=tuple(companions[page])))
         part = nearby_part(show, page, entries)
-        yield CutPage(page, body, part, summary(show, digest, entries, part_digest(part)))
+        stored = StoredPage(show=show, page=page, episodes=entries, companions=tuple(companions[page]))
+        body = part + b"\n" + _json(stored)
+        yield CutPage(page, body, summary(show, _digest(body), entries, part_digest(part), len(part)))
+
+
+def page_summaries(catalog: Catalog, feed_max_items: int) -> list[PageSummary]:
+    """The index's summary of each frozen page, oldest first: kept for the pages the catalog does not
+    hold, made for those it holds."""
+    held = {cut.number: cut.summary for cut in cut_pages(catalog, feed_max_items)}
+    count = frozen_count(archive_bounds(catalog, feed_max_items), catalog.count, feed_max_items)
+    return [unheld if (unheld := catalog.unheld(page)) else held[page] for page in range(1, count + 1)]
+
+
+def read_page(body: bytes, index: StoredIndex, context: dict[str, Any] | None = None) -> StoredPage:
+    """A frozen page from its object, which the index names: after its nearby part, from version 7."""
+    if index.version >= 7:
+        body = body.split(b"\n", 1)[1]
+    return StoredPage.model_validate_json(body, context=context)
 
 
 def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary] | None = None) -> Split:
@@ -320,7 +336,7 @@ def _listed_within(
     }
 
 
-def summary(show: str, digest: str, entries: Sequence[CatalogEntry], nearby: str) -> PageSummary:
+def summary(show: str, digest: str, entries: Sequence[CatalogEntry], nearby: str, nearby_bytes: int) -> PageSummary:
     years: dict[int, YearCount] = {}
     for entry in entries:
         held = years.get(entry.published.year)
@@ -335,12 +351,8 @@ def summary(show: str, digest: str, entries: Sequence[CatalogEntry], nearby: str
         slugs="".join(slug_hash(entry.slug) for entry in entries),
         guids="".join(slug_hash(guid) for guid in custom),
         nearby=nearby,
+        nearby_bytes=nearby_bytes,
     )
-
-
-def page_key_name(page: int, digest: str) -> str:
-    """A frozen page's object, in the show's folder beside its index."""
-    return f"page-{page}-{digest}.json"
 
 
 def year_key_name(year: int, digest: str) -> str:
@@ -357,7 +369,11 @@ def object_names(index: StoredIndex) -> set[str]:
 def _stored(stored: BaseModel) -> tuple[str, bytes]:
     """A part of the catalog as stored, and the digest that names it."""
     body = _json(stored)
-    return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS], body
+    return _digest(body), body
+
+
+def _digest(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
 
 
 def index_lines(index: StoredIndex) -> Callable[[], Iterator[bytes]]:

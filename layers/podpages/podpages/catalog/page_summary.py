@@ -1,8 +1,8 @@
 """What a show's catalog index keeps of each frozen page (`feed_archives`) it does not hold: enough to
 count, list years and find an episode without reading the page.
 
-The page itself, its entries and their companion transcripts, is stored apart (`catalog.layout`);
-the summary names it by its digest.
+The page itself, its part of the nearby index, its entries and their companion transcripts, is
+stored apart (`catalog.layout`); the summary names it by its digest.
 """
 
 from datetime import datetime
@@ -31,3 +31,5 @@ class PageSummary(BaseModel):
     slugs: str  # `stored.slug_hash` of each of its slugs, end to end, as the nearby index keeps them
     guids: str  # likewise, of the GUIDs its publishers chose (a default GUID is its slug's own)
     nearby: str  # the digest of its part of the nearby index (`catalog.nearby_index`), written with it
+    # That part's length at the head of the page's object; 0 where it is an object of its own (layout 6).
+    nearby_bytes: int = 0

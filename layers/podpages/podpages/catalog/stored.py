@@ -8,12 +8,14 @@ never loads pydantic; a test holds the model's output to these types.
 import hashlib
 import json
 import re
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from podpages.errors import PodpagesError
 
 CATALOG_VERSION = 1
-NEARBY_INDEX_VERSION = 2  # of `catalog/<show>.nearby.json` and its parts (catalog.nearby_index)
+NEARBY_INDEX_VERSION = 3  # of `catalog/<show>.nearby.json` (catalog.nearby_index)
+NEARBY_PART_VERSION = 2  # of a frozen page's part of it
+PARTS_NEARBY_INDEX = 2  # a nearby index whose parts are objects of their own, as sites published before v3 have
 WHOLE_NEARBY_INDEX = 1  # a nearby index of every row in one object, as sites published before its parts have
 
 
@@ -47,12 +49,23 @@ class UnknownCatalogVersion(PodpagesError):
 type StoredNearbyEpisode = tuple[str, str, str, float]
 
 
+class NearbyPage(NamedTuple):
+    """A frozen page as the nearby index names it: its slugs' hashes and its part, by the part's
+    digest, at the head of the page's object of that digest, `head` bytes long; where `head` is 0
+    (an index of version 2), the part is an object of its own."""
+
+    hashes: str
+    digest: str
+    page: str = ""
+    head: int = 0
+
+
 class StoredNearbyIndex(TypedDict):
     version: int
     show: str
     title: str
     size: int  # episodes to a frozen page: the reader counts each page by its slugs' hashes instead
-    pages: list[tuple[str, str]]  # each frozen page, oldest first: its slugs' hashes, its part's digest
+    pages: list[NearbyPage]  # each frozen page, oldest first
     episodes: list[StoredNearbyEpisode]  # the episodes after the frozen pages: the head
 
 
@@ -89,17 +102,26 @@ def hash_places(hashes: str, wanted: str) -> list[int]:
 
 
 def load_nearby_index(body: bytes) -> StoredNearbyIndex:
-    """The index, with one written whole (version 1) read as an index of no frozen pages."""
+    """The index, with one written whole (version 1) read as an index of no frozen pages, and one
+    whose parts are objects of their own (version 2) as one that says so."""
     stored = json.loads(body)
     if stored.get("version") == WHOLE_NEARBY_INDEX:
         stored |= {"version": NEARBY_INDEX_VERSION, "size": 0, "pages": []}
+    elif stored.get("version") == PARTS_NEARBY_INDEX:
+        stored |= {"version": NEARBY_INDEX_VERSION}
     index: StoredNearbyIndex = _checked(stored, NEARBY_INDEX_VERSION, "nearby index")
+    index["pages"] = [NearbyPage(*page) for page in index["pages"]]
     return index
 
 
 def load_nearby_part(body: bytes) -> StoredNearbyPart:
-    part: StoredNearbyPart = _of_version(body, NEARBY_INDEX_VERSION, "nearby index part")
+    part: StoredNearbyPart = _of_version(body, NEARBY_PART_VERSION, "nearby index part")
     return part
+
+
+def page_key_name(page: int, digest: str) -> str:
+    """A frozen page's object, in the show's folder beside its index."""
+    return f"page-{page}-{digest}.json"
 
 
 LEADING_VERSION = re.compile(rb'\s*\{\s*"version"\s*:\s*(\d+)')

@@ -80,10 +80,10 @@ class CatalogCache:
             index, revision = self.get(show)
             try:
                 while wanted := index.wanted(slug, count):
-                    for page, digest in wanted:
-                        if (body := self.source.read_nearby_part(show, page, digest)) is None:
+                    for number, page in wanted:
+                        if (body := self.source.read_nearby_part(show, number, page)) is None:
                             raise PartGone(show)
-                        index.add(digest, body)
+                        index.add(page.digest, body)
             except PartGone:
                 if attempt == MAX_PART_READS - 1:
                     raise

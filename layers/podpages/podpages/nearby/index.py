@@ -15,6 +15,7 @@ from podpages.catalog.nearby import nearby, nearby_span
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.stored import (
     SLUG_HASH_DIGITS,
+    NearbyPage,
     StoredEntry,
     StoredNearbyEpisode,
     holds_hash,
@@ -65,7 +66,7 @@ class CatalogIndex:
     show_title: str
     rows: list[Row]  # the head: the episodes after the frozen pages, in publish order, oldest first
     positions: dict[str, int]  # where each slug's row is among them
-    pages: list[tuple[str, str]] = field(default_factory=list)  # each frozen page: its slugs' hashes, its digest
+    pages: list[NearbyPage] = field(default_factory=list)  # each frozen page: its slugs' hashes, its part
     bounds: PageBounds = PageBounds(())  # the frozen pages', from the counts of their slugs' hashes
     parts: dict[str, Part] = field(default_factory=dict, compare=False)  # the parts read so far, by digest
 
@@ -82,12 +83,11 @@ class CatalogIndex:
     def from_nearby_json(cls, body: bytes) -> "CatalogIndex":
         """From the show's nearby index."""
         index = load_nearby_index(body)
-        pages = [(hashes, digest) for hashes, digest in index["pages"]]
-        return cls._of(index["show"], index["title"], _tuples(index["episodes"]), pages)
+        return cls._of(index["show"], index["title"], _tuples(index["episodes"]), index["pages"])
 
     @classmethod
-    def _of(cls, show: str, title: str, rows: list[Row], pages: list[tuple[str, str]] | None = None) -> "CatalogIndex":
-        bounds = PageBounds.of_counts(len(hashes) // SLUG_HASH_DIGITS for hashes, _digest in pages or [])
+    def _of(cls, show: str, title: str, rows: list[Row], pages: list[NearbyPage] | None = None) -> "CatalogIndex":
+        bounds = PageBounds.of_counts(len(page.hashes) // SLUG_HASH_DIGITS for page in pages or [])
         return cls(show, title, rows, Part.of(rows).positions, pages or [], bounds)
 
     @property
@@ -97,18 +97,18 @@ class CatalogIndex:
 
     def keep(self, earlier: "CatalogIndex") -> None:
         """Take over the parts an earlier index of the show had read that this one still names."""
-        named = {digest for _hashes, digest in self.pages}
+        named = {page.digest for page in self.pages}
         self.parts.update((digest, part) for digest, part in earlier.parts.items() if digest in named)
 
-    def wanted(self, slug: str, count: int) -> list[tuple[int, str]]:
-        """The parts, by page and digest, to read before the listing of `count` around `slug` can be
+    def wanted(self, slug: str, count: int) -> list[tuple[int, NearbyPage]]:
+        """The parts, by page number, to read before the listing of `count` around `slug` can be
         given: first those of the pages that may hold it, then those of the pages its neighbours are on."""
         if slug not in self.positions:
             wanted = slug_hash(slug)
             candidates = [
-                (page, digest)
-                for page, (hashes, digest) in enumerate(self.pages, 1)
-                if digest not in self.parts and holds_hash(hashes, wanted)
+                (number, page)
+                for number, page in enumerate(self.pages, 1)
+                if page.digest not in self.parts and holds_hash(page.hashes, wanted)
             ]
             if candidates:
                 return candidates
@@ -119,7 +119,7 @@ class CatalogIndex:
         if start >= self.offset:
             return []
         pages = range(self.bounds.page_of(start), self.bounds.page_of(min(stop, self.offset) - 1) + 1)
-        return [(page, self.pages[page - 1][1]) for page in pages if self.pages[page - 1][1] not in self.parts]
+        return [(page, self.pages[page - 1]) for page in pages if self.pages[page - 1].digest not in self.parts]
 
     def add(self, digest: str, body: bytes) -> None:
         """A part, as read from S3."""
@@ -133,8 +133,8 @@ class CatalogIndex:
     def _position(self, slug: str) -> int | None:
         if (position := self.positions.get(slug)) is not None:
             return self.offset + position
-        for page, (_hashes, digest) in enumerate(self.pages, 1):
-            if (part := self.parts.get(digest)) and (position := part.positions.get(slug)) is not None:
+        for page, named in enumerate(self.pages, 1):
+            if (part := self.parts.get(named.digest)) and (position := part.positions.get(slug)) is not None:
                 return self.bounds.start(page) + position
         return None
 
@@ -147,7 +147,7 @@ class CatalogIndex:
         if position >= self.offset:
             return self.rows[position - self.offset]
         page = self.bounds.page_of(position)
-        return self.parts[self.pages[page - 1][1]].rows[position - self.bounds.start(page)]
+        return self.parts[self.pages[page - 1].digest].rows[position - self.bounds.start(page)]
 
     def episode(self, slug: str) -> IndexedEpisode:
         return _episode(*self.row(self.position(slug)))

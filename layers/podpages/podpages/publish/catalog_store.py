@@ -16,15 +16,15 @@ from podpages.catalog.layout import (
     cut_pages,
     join,
     object_names,
-    page_key_name,
     read_index,
+    read_page,
     split,
     year_key_name,
 )
 from podpages.catalog.model import Catalog
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.spooled_text import TextSpool
-from podpages.catalog.stored import leading_version
+from podpages.catalog.stored import leading_version, page_key_name
 from podpages.catalog.window import WHOLE, Reach, Window, window
 from podpages.errors import CatalogConflict
 from podpages.settings import Settings
@@ -88,19 +88,15 @@ class CatalogStore:
         return pages
 
     def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> Split:
-        """The frozen pages, years' listings and nearby parts `held` lacks, each written as it is cut,
-        then the index: the catalog as cut, which names its pages and listings."""
+        """The frozen pages (each with its nearby part) and years' listings `held` lacks, each written
+        as it is cut, then the index: the catalog as cut, which names its pages and listings."""
         show, feed_max_items = catalog.show, self.settings.feed_max_items
-        held_parts = set(enumerate((page.nearby for page in held.index.pages), 1)) if held.index else set()
         summaries: dict[int, PageSummary] = {}
         with CatalogWrites(self.source) as writes:
             for page in cut_pages(catalog, feed_max_items):
                 summaries[page.number] = summary = page.summary
                 if (name := page_key_name(page.number, summary.digest)) not in before:
                     writes.catalog_page(show, name, page.body)
-                # The nearby index names a part once the listings are written, after the commit.
-                if (page.number, summary.nearby) not in held_parts:
-                    writes.nearby_part(show, page.number, summary.nearby, page.nearby)
             cut = split(catalog, feed_max_items, summaries)
             for year, (digest, body) in cut.years.items():
                 if (name := year_key_name(year, digest)) not in before:
@@ -108,21 +104,19 @@ class CatalogStore:
         try:
             self.source.write_catalog(show, cut.index, held.etag)
         except CatalogConflict:
-            self._take_back(show, writes.pages, writes.parts)
+            self._take_back(show, writes.pages)
             raise
         return cut
 
-    def _take_back(self, show: str, pages: set[str], parts: set[tuple[int, str]]) -> None:
-        """After a lost race, delete the pages, listings and nearby parts this commit wrote that the
-        winner's index does not name: the winner may have written the very same ones, named by their content."""
+    def _take_back(self, show: str, pages: set[str]) -> None:
+        """After a lost race, delete the pages and listings this commit wrote that the winner's index
+        does not name: the winner may have written the very same ones, named by their content."""
         winner = self.source.read_catalog(show)
         index = None
         if winner and leading_version(winner.body) in INDEX_VERSIONS:
             # The names are in the index's first line: its head's entries, one a line, are not parsed.
             index = read_index([winner.body.split(b"\n", 1)[0]])
         self.source.delete_catalog_pages(show, pages - (object_names(index) if index else set()))
-        kept = index.pages if index else ()
-        self.source.delete_nearby_parts(show, parts - {(n, page.nearby) for n, page in enumerate(kept, 1)})
 
 
 def read_catalog(
@@ -149,7 +143,7 @@ def read_catalog(
             if body is None:
                 break  # replaced by a commit since the index was read: read it again
             if name in page_of:  # a removal reads 990 pages: their excerpts are set aside too
-                pages[page_of[name]] = StoredPage.model_validate_json(body, context=spool.context_with_paragraphs)
+                pages[page_of[name]] = read_page(body, index, spool.context_with_paragraphs)
             else:
                 years[year_of[name]] = StoredYear.model_validate_json(body)
         else:

@@ -16,12 +16,13 @@ from botocore.exceptions import BotoCoreError, ClientError
 from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import ShowUpdate, fold
+from podpages.catalog.layout import page_summaries
 from podpages.catalog.model import Catalog, NotLoaded
-from podpages.catalog.nearby_index import nearby_digests, nearby_index
+from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
-from podpages.catalog.stored import load_nearby_index
+from podpages.catalog.stored import NearbyPage, load_nearby_index
 from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -162,8 +163,8 @@ class Publisher:
                 update.after, {slug for change in changes if (slug := change.source.episode)}, retired
             )
         else:
-            named = [page.nearby for page in held.index.pages] if held.index else []
-            self.write_listings(update.after, written, retired, named, [page.nearby for page in committed])
+            named = nearby_pages(held.index.pages) if held.index else []
+            self.write_listings(update.after, written, retired, named, committed)
         parts_before, parts = (
             sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
         )
@@ -230,16 +231,16 @@ class Publisher:
         catalog: Catalog,
         refresh: Refresh,
         retired: RetiredObjects,
-        named: Sequence[str] = (),
-        digests: Sequence[str] | None = None,
+        named: Sequence[NearbyPage] = (),
+        pages: Sequence[PageSummary] | None = None,
     ) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
         an episode whose publish then failed; and its nearby index, which the nearby API reads, in
-        place of one that `named` those parts, naming those whose `digests` its commit gave. The
+        place of one that `named` those frozen pages, naming the frozen `pages` its commit gave. The
         feed goes last: while it is current, so are the others, which is what `relist_if_behind`
         relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, retired, named, digests)
+        self.write_nearby_index(catalog, retired, named, pages)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings, KEPT_RUNS)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -251,23 +252,24 @@ class Publisher:
         self,
         catalog: Catalog,
         retired: RetiredObjects,
-        named: Sequence[str] = (),
-        digests: Sequence[str] | None = None,
+        named: Sequence[NearbyPage] = (),
+        pages: Sequence[PageSummary] | None = None,
     ) -> None:
-        """The show's nearby index (`catalog.nearby_index`), naming the part of each frozen page, which
-        the catalog's commit wrote, by the `digests` the commit gave (or made again from the catalog:
-        a removal at 100,000 episodes would make its 990 parts twice); the parts that the index it
-        replaces `named` (their digests, by page) and it does not are `retired`. None at all once
-        the show publishes nothing."""
-        if digests is None:
-            digests = nearby_digests(catalog, self.settings.feed_max_items)
-        self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, digests))
-        retired.nearby_parts(catalog.show, set(enumerate(named, 1)) - set(enumerate(digests, 1)))
+        """The show's nearby index (`catalog.nearby_index`), naming each frozen page's part at the
+        head of the page's object, by the index's summaries of the pages the catalog's commit gave
+        (or made again from the catalog: a removal at 100,000 episodes would cut its 990 pages
+        twice). What the index it replaces `named` and it does not, the pages' objects or the parts
+        apart an earlier podpages wrote, is `retired`: only now, since a reader holding that index
+        reads them. None at all once the show publishes nothing."""
+        if pages is None:
+            pages = page_summaries(catalog, self.settings.feed_max_items)
+        self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, pages))
+        retired.nearby_index_written(catalog.show, set(enumerate(named, 1)) - set(enumerate(nearby_pages(pages), 1)))
 
-    def nearby_index(self, catalog: Catalog, digests: Sequence[str]) -> bytes | None:
-        """The show's nearby index as `catalog` makes it, given its parts' digests; None once the
-        show publishes nothing."""
-        return None if catalog.is_empty else nearby_index(catalog, self.settings.feed_max_items, digests)
+    def nearby_index(self, catalog: Catalog, pages: Sequence[PageSummary]) -> bytes | None:
+        """The show's nearby index as `catalog` makes it, given its frozen pages' summaries; None once
+        the show publishes nothing."""
+        return None if catalog.is_empty else nearby_index(catalog, self.settings.feed_max_items, pages)
 
     def relist_if_behind(self, catalog: Catalog, slugs: set[str], retired: RetiredObjects) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
@@ -276,7 +278,7 @@ class Publisher:
         of an episode past its newest: the listings that show the episodes `slugs` are compared
         too, and those that differ written again, and so is the nearby index."""
         stored = self.source.read_nearby_index(catalog.show)
-        named = [digest for _hashes, digest in load_nearby_index(stored.body)["pages"]] if stored else []
+        named = load_nearby_index(stored.body)["pages"] if stored else []
         current = self.site.sha256(site_paths.object_key(site_paths.feed(catalog.show)))
         expected = None if catalog.is_empty else streamed_upload.sha256(feed(catalog, self.settings).parts())
         if current != expected:
@@ -293,10 +295,10 @@ class Publisher:
             logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
             self.write(Plan(puts=behind))
         current_index = stored.body if stored else None
-        digests = nearby_digests(catalog, self.settings.feed_max_items)
-        if current_index != self.nearby_index(catalog, digests):
+        pages = page_summaries(catalog, self.settings.feed_max_items)
+        if current_index != self.nearby_index(catalog, pages):
             logger.warning("nearby index behind the catalog; writing it again", show=catalog.show)
-            self.write_nearby_index(catalog, retired, named, digests)
+            self.write_nearby_index(catalog, retired, named, pages)
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -311,18 +313,17 @@ class Publisher:
             held = self.catalogs.read(request.show)
             catalog = held.catalog
             replaced: Sequence[PageSummary] = ()
-            digests: list[str] | None = None  # of the nearby parts, when a commit gives them
+            pages: Sequence[PageSummary] | None = None  # the frozen pages' summaries, when a commit gives them
             if request.listings and not held.cut_for(self.settings.feed_max_items):
                 # Stored as this podpages stores it, after a deploy:
-                digests = [page.nearby for page in self.catalogs.commit(held, catalog, retired)]
+                pages = self.catalogs.commit(held, catalog, retired)
                 replaced = held.index.pages if held.index else ()
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                named = [page.nearby for page in replaced]
                 listings = all_listings(catalog, self.settings.feed_max_items)
-                self.write_listings(catalog, listings, retired, named, digests)
+                self.write_listings(catalog, listings, retired, nearby_pages(replaced), pages)
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 
@@ -398,6 +399,11 @@ class Publisher:
             self.wrote(plan)
             return
         raise WriteConflict(key)
+
+
+def nearby_pages(pages: Iterable[PageSummary]) -> list[NearbyPage]:
+    """The frozen pages a catalog index summarizes, as its nearby index names them."""
+    return [NearbyPage(page.slugs, page.nearby, page.digest, page.nearby_bytes) for page in pages]
 
 
 def correlation_keys(reads: list[Read]) -> dict[str, list[str | None]]:

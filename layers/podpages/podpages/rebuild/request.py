@@ -9,8 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from podpages.catalog.layout import StoredPage, page_key_name, read_index
-from podpages.catalog.stored import CATALOG_VERSION, leading_version, load_catalog
+from podpages.catalog.layout import read_index, read_page
+from podpages.catalog.stored import CATALOG_VERSION, leading_version, load_catalog, page_key_name
 from podpages.contract.documents import problems
 from podpages.contract.source_keys import SLUG, is_slug
 from podpages.errors import CatalogConflict, ContractError
@@ -103,5 +103,5 @@ def _slugs(source: SourceBucket, show: str, body: bytes) -> list[str]:
     for _name, page in source.read_catalog_pages(show, names):  # each parsed as it is read, its bytes let go
         if page is None:
             raise CatalogConflict(show)  # committed over since: the message is tried again
-        slugs += [entry.slug for entry in StoredPage.model_validate_json(page).episodes]
+        slugs += [entry.slug for entry in read_page(page, index).episodes]
     return slugs + [entry.slug for entry in index.episodes]

@@ -13,7 +13,7 @@ QUEUED = 2 * WRITERS  # objects held at once, written or waiting to be
 
 
 class CatalogWrites:
-    """The frozen pages, years' listings and nearby parts a commit writes before its index, each named
+    """The frozen pages and years' listings a commit writes before its index, each named
     by its content. They go several at once, and each call waits while QUEUED are held, so that a
     publish that rewrites every page after a removal holds a few pages' bytes at a time, not all of
     them. Held in a `with` block, every write has ended at its end: the first that failed raises
@@ -22,7 +22,6 @@ class CatalogWrites:
     def __init__(self, source: SourceBucket):
         self.source = source
         self.pages: set[str] = set()  # names of the pages and listings written
-        self.parts: set[tuple[int, str]] = set()  # the nearby parts written, by page and digest
         self._held = BoundedSemaphore(QUEUED)
         self._writes: list[Future[None]] = []
         self._writers = ThreadPoolExecutor(max_workers=WRITERS)
@@ -31,10 +30,6 @@ class CatalogWrites:
         """A frozen page or a year's listing."""
         self.pages.add(name)
         self._write(self.source.write_catalog_page, show, name, body)
-
-    def nearby_part(self, show: str, page: int, digest: str, body: bytes) -> None:
-        self.parts.add((page, digest))
-        self._write(self.source.write_nearby_part, show, page, digest, body)
 
     def _write[**Arguments](
         self, write: Callable[Arguments, None], *arguments: Arguments.args, **named: Arguments.kwargs

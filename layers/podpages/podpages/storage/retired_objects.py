@@ -7,34 +7,48 @@ from typing import Self
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from podpages.catalog.stored import NearbyPage, page_key_name
 from podpages.storage.error_reports import error_report_key
 from podpages.storage.source_bucket import SourceBucket, catalog_page_key, nearby_part_key
 
 
 class RetiredObjects:
-    """The frozen pages and years' listings a commit replaced, the nearby parts a nearby index
-    stopped naming, the error reports of uploads a publish settled. Each is added once nothing
-    names it any more, and all go in one DeleteObjects request at the publish's end, where each
-    kind made its own. Held in a `with` block, they go at its end, whether the publish succeeds or
-    fails: a failure after the commit still deletes what the commit replaced."""
+    """The frozen pages and years' listings a commit replaced, what a nearby index stopped naming,
+    the error reports of uploads a publish settled. Each is added once nothing names it any more,
+    and all go in one DeleteObjects request at the publish's end, where each kind made its own.
+    Held in a `with` block, they go at its end, whether the publish succeeds or fails: a failure
+    after the commit still deletes what the commit replaced, but for the frozen pages' objects
+    while the show's nearby index still names them (each holds its part), which the redelivery's
+    nearby index retires."""
 
     def __init__(self, source: SourceBucket):
         self.source = source
         self.keys: set[str] = set()
+        self.named: set[str] = set()  # frozen pages' objects that the show's nearby index may name still
 
     def catalog_pages(self, show: str, names: Iterable[str]) -> None:
-        self.keys |= {catalog_page_key(show, name) for name in names}
+        keys = {catalog_page_key(show, name) for name in names}
+        self.keys |= keys
+        self.named |= {key for key in keys if key.rsplit("/", 1)[-1].startswith("page-")}
 
-    def nearby_parts(self, show: str, parts: Iterable[tuple[int, str]]) -> None:
-        """The parts, by page and digest."""
-        self.keys |= {nearby_part_key(show, page, digest) for page, digest in parts}
+    def nearby_index_written(self, show: str, replaced: Iterable[tuple[int, NearbyPage]]) -> None:
+        """The show's nearby index is written, in place of one that named the frozen pages `replaced`
+        (with their numbers), which it does not name: their objects go, or the parts apart that an
+        earlier podpages wrote for them."""
+        self.named.clear()
+        self.keys |= {
+            catalog_page_key(show, page_key_name(number, page.page))
+            if page.head
+            else nearby_part_key(show, number, page.digest)
+            for number, page in replaced
+        }
 
     def error_reports(self, upload_keys: Iterable[str]) -> None:
         """The reports on these uploads, whether or not they have one."""
         self.keys |= {error_report_key(key) for key in upload_keys}
 
-    def delete(self) -> None:
-        keys, self.keys = sorted(self.keys), set()
+    def delete(self, kept: set[str] | None = None) -> None:
+        keys, self.keys = sorted(self.keys - (kept or set())), set()
         self.source.delete(keys)
 
     def __enter__(self) -> Self:
@@ -48,4 +62,4 @@ class RetiredObjects:
             return
         # The publish's own error is the one to raise: should S3 fail this too, they stay, unread.
         with suppress(BotoCoreError, ClientError):
-            self.delete()
+            self.delete(kept=self.named)

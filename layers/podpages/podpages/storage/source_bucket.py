@@ -9,6 +9,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from podpages.catalog.stored import NearbyPage, page_key_name
 from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
@@ -147,20 +148,16 @@ class SourceBucket:
         else:
             self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
 
-    def write_nearby_part(self, show: str, page: int, digest: str, body: bytes) -> None:
-        """A frozen page's part of the show's nearby index, named by its digest: written before the
-        index that names it."""
-        key = nearby_part_key(show, page, digest)
-        self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
-
-    def read_nearby_part(self, show: str, page: int, digest: str) -> bytes | None:
-        """A part of the show's nearby index, or None once a newer index no longer names it."""
-        stored = read_stored(self.client, self.name, nearby_part_key(show, page, digest))
+    def read_nearby_part(self, show: str, number: int, page: NearbyPage) -> bytes | None:
+        """A frozen page's part of the show's nearby index, as the index names it: the head of the
+        page's object, read by range, or an object of its own (an index of version 2); None once a
+        newer index no longer names it."""
+        if not page.head:
+            stored = read_stored(self.client, self.name, nearby_part_key(show, number, page.digest))
+        else:
+            key = catalog_page_key(show, page_key_name(number, page.page))
+            stored = read_stored(self.client, self.name, key, Range=f"bytes=0-{page.head - 1}")
         return None if stored is None else stored.body
-
-    def delete_nearby_parts(self, show: str, parts: Iterable[tuple[int, str]]) -> None:
-        """The parts, by page and digest, that the show's nearby index no longer names."""
-        self.delete(sorted(nearby_part_key(show, page, digest) for page, digest in parts))
 
     def write_error_report(self, report: ErrorReport) -> None:
         self.client.put_object(
