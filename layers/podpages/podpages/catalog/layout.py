@@ -53,6 +53,7 @@ LAYOUT_VERSION: Final = 7
 # as 5, but with pages that froze in the publish that filled an archive page; 5, as 6, but with
 # pages of a fixed size; 6, as 7, but with each page's nearby part an object of its own.
 INDEX_VERSIONS = (2, 3, 4, 5, 6, LAYOUT_VERSION)
+PAGE_HEADS_SINCE: Final = 7  # the first version whose frozen pages begin with their nearby parts
 DIGEST_DIGITS = 16
 
 
@@ -154,7 +155,7 @@ def page_summaries(catalog: Catalog, feed_max_items: int) -> list[PageSummary]:
 
 def read_page(body: bytes, index: StoredIndex, context: dict[str, Any] | None = None) -> StoredPage:
     """A frozen page from its object, which the index names: after its nearby part, from version 7."""
-    if index.version >= 7:
+    if index.version >= PAGE_HEADS_SINCE:
         body = body.split(b"\n", 1)[1]
     return StoredPage.model_validate_json(body, context=context)
 

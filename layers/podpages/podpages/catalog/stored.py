@@ -50,9 +50,9 @@ type StoredNearbyEpisode = tuple[str, str, str, float]
 
 
 class NearbyPage(NamedTuple):
-    """A frozen page as the nearby index names it: its slugs' hashes and its part, by the part's
-    digest, at the head of the page's object of that digest, `head` bytes long; where `head` is 0
-    (an index of version 2), the part is an object of its own."""
+    """A frozen page as the nearby index names it: its slugs' hashes, its part's digest, and where
+    the part is: the first `head` bytes of the page's object, which the page's digest `page` names;
+    where `head` is 0 (an index of version 2), an object of its own."""
 
     hashes: str
     digest: str
