@@ -268,8 +268,7 @@ def check_listings(before: Catalog, after: Catalog, feed_max_items: int) -> None
     if not after.earlier or (since := after.earlier[-1].last[0].year) in after.earlier_listed:
         return
     held = _frozen_held(after, feed_max_items)
-    listed = [entry.listed() for entry in held if entry.published.year == since]
-    if not held or listed != _frozen_listed(before, since, feed_max_items):
+    if not held or _listed_in(held, since) != _listed_in(_frozen_held(before, feed_max_items), since):
         raise NotLoaded(f"the listing of {since} of {after.show!r}, which its commit tells anew, was not read")
 
 
@@ -278,9 +277,9 @@ def _frozen_held(catalog: Catalog, feed_max_items: int) -> tuple[CatalogEntry, .
     return catalog.episodes[: len(catalog.episodes) - len(head(catalog, feed_max_items))]
 
 
-def _frozen_listed(catalog: Catalog, year: int, feed_max_items: int) -> list[ListedEpisode]:
-    """What the frozen pages the catalog holds list of `year`."""
-    return [entry.listed() for entry in _frozen_held(catalog, feed_max_items) if entry.published.year == year]
+def _listed_in(entries: Sequence[CatalogEntry], year: int) -> list[ListedEpisode]:
+    """What a listing of `year` shows of `entries`."""
+    return [entry.listed() for entry in entries if entry.published.year == year]
 
 
 def _year_digests(catalog: Catalog, told: dict[int, str]) -> dict[int, str]:

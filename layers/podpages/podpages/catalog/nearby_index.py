@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from podpages.catalog.feed_archives import archive_size, head
 from podpages.catalog.model import Catalog, CatalogEntry
 from podpages.catalog.page_summary import PageSummary
-from podpages.catalog.stored import NEARBY_INDEX_VERSION, NEARBY_PART_VERSION, StoredNearbyEpisode
+from podpages.catalog.stored import NEARBY_INDEX_VERSION, NEARBY_PART_VERSION, NearbyPage, StoredNearbyEpisode
 from podpages.durations import json_seconds
 from podpages.moments import rfc3339
 
@@ -38,10 +38,15 @@ def nearby_index(catalog: Catalog, feed_max_items: int, pages: Sequence[PageSumm
         "show": catalog.show,
         "title": document.title if document else catalog.show,  # a show without its document is titled by its slug
         "size": archive_size(feed_max_items),
-        "pages": [[page.slugs, page.nearby, page.digest, page.nearby_bytes] for page in pages],
+        "pages": nearby_pages(pages),
         "episodes": _rows(head(catalog, feed_max_items)),
     }
     return _dumps(index)
+
+
+def nearby_pages(pages: Sequence[PageSummary]) -> list[NearbyPage]:
+    """The frozen pages a catalog index summarizes, as the nearby index names them."""
+    return [NearbyPage(page.slugs, page.nearby, page.digest, page.nearby_bytes) for page in pages]
 
 
 def nearby_part(show: str, page: int, entries: Sequence[CatalogEntry]) -> bytes:

@@ -18,7 +18,7 @@ from podpages.catalog.changes import Change, EpisodePut, is_removal, put, remova
 from podpages.catalog.fold import ShowUpdate, fold
 from podpages.catalog.layout import page_summaries
 from podpages.catalog.model import Catalog, NotLoaded
-from podpages.catalog.nearby_index import nearby_index
+from podpages.catalog.nearby_index import nearby_index, nearby_pages
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
@@ -399,11 +399,6 @@ class Publisher:
             self.wrote(plan)
             return
         raise WriteConflict(key)
-
-
-def nearby_pages(pages: Iterable[PageSummary]) -> list[NearbyPage]:
-    """The frozen pages a catalog index summarizes, as its nearby index names them."""
-    return [NearbyPage(page.slugs, page.nearby, page.digest, page.nearby_bytes) for page in pages]
 
 
 def correlation_keys(reads: list[Read]) -> dict[str, list[str | None]]:

@@ -27,9 +27,9 @@ class RetiredObjects:
         self.named: set[str] = set()  # frozen pages' objects that the show's nearby index may name still
 
     def catalog_pages(self, show: str, names: Iterable[str]) -> None:
-        keys = {catalog_page_key(show, name) for name in names}
-        self.keys |= keys
-        self.named |= {key for key in keys if key.rsplit("/", 1)[-1].startswith("page-")}
+        names = list(names)
+        self.keys |= {catalog_page_key(show, name) for name in names}
+        self.named |= {catalog_page_key(show, name) for name in names if name.startswith("page-")}
 
     def nearby_index_written(self, show: str, replaced: Iterable[tuple[int, NearbyPage]]) -> None:
         """The show's nearby index is written, in place of one that named the frozen pages `replaced`
