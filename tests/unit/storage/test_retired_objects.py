@@ -1,11 +1,14 @@
-"""What a publish retires from the source bucket goes in one DeleteObjects request at its end, and
-still goes when the publish fails after its commit, against moto's in-process S3."""
+"""What a publish retires from the source bucket goes in one DeleteObjects request at its end, with
+the show's lease, and still goes when the publish fails after its commit, against moto's in-process
+S3."""
 
 import pytest
 
 from podpages.catalog.stored import NearbyPage
+from podpages.publish.show_lease import LEASE_SECONDS, show_lease
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.source_bucket import SourceBucket
+from support.clock import Clock
 
 KEPT = "catalog/daily/page-2-kept.json"
 RETIRED = ["catalog/daily/page-1-old.json", "catalog/daily/nearby-1-old.json", "errors/episodes/daily/e01.json.json"]
@@ -85,3 +88,34 @@ def test_a_publish_that_fails_before_its_nearby_index_is_written_keeps_the_pages
         raise RuntimeError("the feed's write failed")
 
     assert keys(stored) == sorted([KEPT, "catalog/daily/nearby-1-old.json"])
+
+
+def test_the_show_s_lease_is_released_in_the_same_request(stored, source):
+    requests = []
+    stored.meta.events.register("before-call.s3", lambda model, **_: requests.append(model.name))
+
+    with show_lease(source, "daily") as lease, RetiredObjects(source, lease) as retired:
+        retire_every_kind(retired)
+        requests.clear()
+
+    assert requests == ["DeleteObjects"]
+    assert keys(stored) == [KEPT] and lease.released
+
+
+def test_a_lease_taken_over_stays_with_its_new_holder_and_what_was_retired_goes(stored, source):
+    # Given a holder whose lease expired under it, and was taken over
+    clock = Clock()
+    stale = show_lease(source, "daily", clock=clock, sleep=clock.sleep)
+    lease = stale.__enter__()
+    clock.now += LEASE_SECONDS + 1
+    with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0) as current:
+        # When the old holder's publish ends, and deletes what it retired
+        with RetiredObjects(source, lease) as retired:
+            retire_every_kind(retired)
+        stale.__exit__(None, None, None)
+
+        # Then the new holder's lease stays (the delete named the old version), and the rest goes
+        assert not lease.released
+        assert stored.head_object(Bucket="source-bucket", Key=current.key)["ETag"] == current.etag
+        assert keys(stored) == sorted([KEPT, current.key])
+    assert keys(stored) == [KEPT]

@@ -44,13 +44,14 @@ from podpages.settings import Settings
 from podpages.storage import streamed_upload
 from podpages.storage.distribution import Distribution
 from podpages.storage.error_reports import ErrorReport
+from podpages.storage.held_lease import HeldLease
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
 MAX_COMMIT_ATTEMPTS = 8
 
-type Lease = Callable[[SourceBucket, str], AbstractContextManager[None]]
+type Lease = Callable[[SourceBucket, str], AbstractContextManager[HeldLease | None]]
 
 
 @dataclass(frozen=True)
@@ -134,8 +135,8 @@ class Publisher:
         commit the catalog."""
         with (
             logger.append_context_keys(show=show, **correlation_keys(reads)),
-            self.lease(self.source, show),
-            RetiredObjects(self.source) as retired,  # deleted under the lease, before it is released
+            self.lease(self.source, show) as lease,
+            RetiredObjects(self.source, lease) as retired,  # deleted under the lease, in the request that releases it
         ):
             self._publish_show(show, reads, retired)
 
@@ -309,7 +310,7 @@ class Publisher:
             self.write_site_files()
             logger.info("site files rebuilt")
             return
-        with self.lease(self.source, request.show), RetiredObjects(self.source) as retired:
+        with self.lease(self.source, request.show) as lease, RetiredObjects(self.source, lease) as retired:
             held = self.catalogs.read(request.show)
             catalog = held.catalog
             replaced: Sequence[PageSummary] = ()

@@ -4,7 +4,8 @@ Two invocations folding the same show would each write pages from their own cata
 reader could see the feed lose an episode until the loser of the commit race rewrites it. So a
 publish holds the show's lease, `locks/<show>.json` in the source bucket, taken with a conditional
 write. A lease whose holder vanished (a timed-out function never releases) expires, and is taken
-over with a conditional write over the version read, so two waiters cannot both take it.
+over with a conditional write over the version read, so two waiters cannot both take it. Its holder
+releases it with the request that deletes what the publish retired (`RetiredObjects`), or alone.
 """
 
 import json
@@ -15,7 +16,8 @@ from contextlib import contextmanager
 
 from podpages.errors import ShowBusy
 from podpages.observability import logger
-from podpages.storage.source_bucket import SourceBucket
+from podpages.storage.held_lease import HeldLease
+from podpages.storage.source_bucket import SourceBucket, lease_key
 
 # Longer than RenderFunction's timeout (120 s), so a live holder never loses its lease.
 LEASE_SECONDS = 150
@@ -30,12 +32,13 @@ def show_lease(
     clock: Callable[[], float] = time.time,
     sleep: Callable[[float], None] = time.sleep,
     wait: float = WAIT_SECONDS,
-) -> Iterator[None]:
-    etag = _take(source, show, clock, sleep, wait)
+) -> Iterator[HeldLease]:
+    lease = HeldLease(lease_key(show), _take(source, show, clock, sleep, wait))
     try:
-        yield
+        yield lease
     finally:
-        source.delete_lease(show, etag)
+        if not lease.released:
+            source.delete_lease(show, lease.etag)
 
 
 def _take(

@@ -1,4 +1,5 @@
-"""What a publish leaves behind in the source bucket, deleted together once it is done."""
+"""What a publish leaves behind in the source bucket, deleted together once it is done, with the
+show's lease."""
 
 from collections.abc import Iterable
 from contextlib import suppress
@@ -9,6 +10,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from podpages.catalog.stored import NearbyPage, page_key_name
 from podpages.storage.error_reports import error_report_key
+from podpages.storage.held_lease import HeldLease
 from podpages.storage.source_bucket import SourceBucket, catalog_page_key, nearby_part_key
 
 
@@ -19,10 +21,15 @@ class RetiredObjects:
     Held in a `with` block, they go at its end, whether the publish succeeds or fails: a failure
     after the commit still deletes what the commit replaced, but for the frozen pages' objects
     while the show's nearby index still names them (each holds its part), which the redelivery's
-    nearby index retires."""
+    nearby index retires.
 
-    def __init__(self, source: SourceBucket):
+    The request releases the show's `lease` too, on the condition that it is still the version its
+    holder took (S3's conditional DeleteObjects), so that a publish whose lease was taken over never
+    releases its successor's; where the request does not release it, the lease's holder does."""
+
+    def __init__(self, source: SourceBucket, lease: HeldLease | None = None):
         self.source = source
+        self.lease = lease
         self.keys: set[str] = set()
         self.named: set[str] = set()  # frozen pages' objects that the show's nearby index may name still
 
@@ -48,8 +55,12 @@ class RetiredObjects:
         self.keys |= {error_report_key(key) for key in upload_keys}
 
     def delete(self, kept: set[str] | None = None) -> None:
-        keys, self.keys = sorted(self.keys - (kept or set())), set()
-        self.source.delete(keys)
+        keys, self.keys = self.keys - (kept or set()), set()
+        lease = self.lease if self.lease and not self.lease.released else None
+        etags = {lease.key: lease.etag} if lease else {}
+        undeleted = self.source.delete(sorted(keys | etags.keys()), etags)
+        if lease and lease.key not in undeleted:
+            lease.released = True
 
     def __enter__(self) -> Self:
         return self

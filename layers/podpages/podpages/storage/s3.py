@@ -1,7 +1,7 @@
 """What every bucket shares: a read that may find nothing, the conditions of a conditional write,
 and the error codes that mean such a write lost."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +50,11 @@ def only_over(etag: str | None) -> dict[str, str]:
     return {"IfMatch": etag} if etag else {"IfNoneMatch": "*"}
 
 
+def only_of(etag: str | None) -> dict[str, str]:
+    """The condition of a batch delete's object: that it still has `etag`, or none when None."""
+    return {"ETag": etag} if etag else {}
+
+
 def get_object(client: Any, bucket: str, key: str, **options: str) -> dict[str, Any] | None:
     """GetObject, or None when there is no such key."""
     try:
@@ -75,12 +80,16 @@ def read_lines(client: Any, bucket: str, key: str) -> StoredLines | None:
     return StoredLines(response["Body"].iter_lines(chunk_size=LINES_READ_AT_ONCE), response["ETag"])
 
 
-def delete_keys(client: Any, bucket: str, keys: list[str]) -> list[dict[str, str]]:
-    """Delete `keys` in as few requests as S3 allows (none for none); what S3 says of each key it
-    could not delete, which a DeleteObjects request reports rather than raises."""
+def delete_keys(
+    client: Any, bucket: str, keys: list[str], etags: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
+    """Delete `keys` in as few requests as S3 allows (none for none), each key in `etags` only while
+    it has that ETag; what S3 says of each key it could not delete, which a DeleteObjects request
+    reports rather than raises."""
+    etags = etags or {}
     errors: list[dict[str, str]] = []
     for start in range(0, len(keys), DELETE_BATCH):
-        objects = [{"Key": key} for key in keys[start : start + DELETE_BATCH]]
+        objects = [{"Key": key, **only_of(etags.get(key))} for key in keys[start : start + DELETE_BATCH]]
         response = client.delete_objects(Bucket=bucket, Delete={"Objects": objects, "Quiet": True})
         errors += response.get("Errors", [])
     return errors

@@ -1,7 +1,7 @@
 """The private source bucket: uploads, the shows' catalogs and leases, and error reports."""
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from functools import partial
@@ -186,10 +186,11 @@ class SourceBucket:
         """Clear the reports of uploads that have since been accepted, in as few requests as S3 allows."""
         self.delete(sorted({error_report_key(key) for key in keys}))
 
-    def delete(self, keys: list[str]) -> None:
-        """Delete `keys`, in as few requests as S3 allows: none for none. A key S3 could not delete
-        stays, unnamed, as one a failed publish leaves."""
-        delete_keys(self.client, self.name, keys)
+    def delete(self, keys: list[str], etags: Mapping[str, str] | None = None) -> set[str]:
+        """Delete `keys`, in as few requests as S3 allows: none for none; each key in `etags` only
+        while it has that ETag. The keys S3 did not delete: each stays, unnamed, as one a failed
+        publish leaves."""
+        return {error["Key"] for error in delete_keys(self.client, self.name, keys, etags)}
 
     def _list(self, prefix: str) -> list[tuple[str, datetime]]:
         paginator = self.client.get_paginator("list_objects_v2")
