@@ -23,10 +23,9 @@ from publishing import PEAK, max_rss
 from synthetic import START, episode_document, text
 
 from podpages.catalog.feed_archives import cut, frozen_count
-from podpages.catalog.layout import page_summaries, split
+from podpages.catalog.layout import split
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry
-from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.stored import slug_hash
@@ -90,7 +89,7 @@ def stored_show(folder: Path, episodes: int) -> dict:
         show=SHOW, episodes=head, earlier=earlier, earlier_years=years, earlier_listed={last_year: listed}
     )
     index = b"".join(split(catalog, SETTINGS.feed_max_items).index())
-    nearby = nearby_index(catalog, SETTINGS.feed_max_items, page_summaries(catalog, SETTINGS.feed_max_items))
+    nearby = index.split(b"\n", 1)[0]  # the nearby index, the index's first line, which the nearby function reads
     (folder / "index.json").write_bytes(index)
     (folder / "nearby.json").write_bytes(nearby)
     (folder / "upload.json").write_text(json.dumps(maximal_episode(episodes)))

@@ -38,7 +38,6 @@ from podpages.publish.publisher import Publisher
 from podpages.render.plans import show_plan, site_plan
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
-from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 from support.paths import EVENTS
@@ -146,14 +145,13 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
 
 
 def as_last_published(stack: Stack, episodes: int, hours_apart: int, settings: Settings) -> tuple[Path, Catalog]:
-    """A show of `episodes` as its last publish left it: its catalog cut into an index and frozen
-    pages, and its nearby index into parts; its source folder, and its whole catalog."""
+    """A show of `episodes` as its last publish left it: its catalog cut into an index, its nearby
+    index first, and frozen pages, each with its nearby part; its source folder, and its whole catalog."""
     folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, hours_apart=hours_apart)
     catalog = read_source_folder(folder, settings).catalogs["bench"]
     stack.reset()
     publisher = Publisher(stack.source, stack.site, settings)
     publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
-    publisher.write_nearby_index(catalog, RetiredObjects(stack.source))  # it replaces no index: nothing to retire
     plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
@@ -374,8 +372,7 @@ boto3.client("s3", region_name="us-east-1")
 import podpages.publish.publisher
 from podpages.catalog.changes import transcripts_in
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import join, page_summaries, read_index, split
-from podpages.catalog.nearby_index import nearby_index
+from podpages.catalog.layout import join, read_index, split
 from podpages.catalog.spooled_text import TextSpool
 from podpages.catalog.window import Window, window
 from podpages.catalog.changes import put
@@ -396,8 +393,8 @@ update = fold(join(index, {}), [change], settings)
 plan = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
 # Each object rendered as the function writes it: a streamed feed a part at a time, cut to the upload's parts.
 written = sum(len(part) for item in plan.puts for part in sized_parts(item.parts()))
-nearby_index(update.after, settings.feed_max_items, page_summaries(update.after, settings.feed_max_items))
-for line in split(update.after, settings.feed_max_items).index():  # the index, as the commit sends it
+# The index, its nearby index first, as the commit sends it.
+for line in split(update.after, settings.feed_max_items).index():
     pass
 print(len(plan.puts), written)
 """

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from podpages.catalog.model import Catalog
+from podpages.catalog.stored import NEARBY_LINE_SINCE
 from podpages.cli.source_folder import read_source_folder
 from podpages.local.recorder import Recorder, endpoints_of
 from podpages.local.resources import create_resources
@@ -105,17 +106,37 @@ class Stack:
         return self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
 
     def catalog_index(self, show: str) -> dict:
-        """The show's catalog index as stored, as JSON: its fields, and its head's entries, one a line
-        after them (`catalog.layout`), as `episodes`; or the one document an earlier podpages wrote."""
-        first, *entries = self.read(self.source, f"catalog/{show}.json").splitlines()
-        stored = json.loads(first)
-        stored.setdefault("episodes", []).extend(json.loads(entry) for entry in entries)
+        """The show's catalog index as stored, as JSON (`catalog.layout`): its fields, its pages' slug
+        hashes among them, its nearby index, on its first line, as `nearby`, and its head's entries,
+        one a line after its fields, as `episodes`; or the one document an earlier podpages wrote."""
+        first, *lines = self.read(self.source, f"catalog/{show}.json").splitlines()
+        nearby = json.loads(first) if json.loads(first).get("version", 0) >= NEARBY_LINE_SINCE else None
+        stored = json.loads(lines.pop(0)) if nearby else json.loads(first)
+        if nearby:
+            hashes = [page[0] for page in nearby["pages"]]
+            stored |= {
+                "nearby": nearby,
+                "pages": [page | {"slugs": slugs} for page, slugs in zip(stored["pages"], hashes, strict=True)],
+            }
+        stored.setdefault("episodes", []).extend(json.loads(entry) for entry in lines)
         return stored
 
     def write_catalog_index(self, show: str, stored: dict) -> None:
-        """Store `stored` (as `catalog_index` reads it) as the show's index: its lines."""
-        fields = {name: value for name, value in stored.items() if name != "episodes"}
-        lines = [json.dumps(fields), *(json.dumps(entry) for entry in stored["episodes"])]
+        """Store `stored` (as `catalog_index` reads it) as the show's index: its lines; with its nearby
+        index first from version 8, and before it as an object of its own (`.nearby.json`)."""
+        fields = {name: value for name, value in stored.items() if name not in ("episodes", "nearby")}
+        nearby = stored.get("nearby")
+        if stored["version"] >= NEARBY_LINE_SINCE:
+            fields["pages"] = [
+                {name: value for name, value in page.items() if name != "slugs"} for page in fields["pages"]
+            ]
+            first = [json.dumps(nearby)]
+        else:
+            first = []
+            if nearby:
+                key = f"catalog/{show}.nearby.json"
+                self.s3.put_object(Bucket=self.source, Key=key, Body=json.dumps(nearby | {"version": 3}).encode())
+        lines = [*first, json.dumps(fields), *(json.dumps(entry) for entry in stored["episodes"])]
         self.s3.put_object(Bucket=self.source, Key=f"catalog/{show}.json", Body="".join(f"{line}\n" for line in lines))
 
     def site_objects(self) -> dict[str, tuple[bytes, str, str]]:

@@ -59,15 +59,22 @@ def nearby_parts(stack) -> set[str]:
 def named_parts(stack) -> set[str]:
     """The nearby parts the nearby index names as objects of their own: none, since each is the head
     of its page's object, but where an earlier podpages stored them."""
-    index = load_nearby_index(stack.read(stack.source, "catalog/daily.nearby.json"))
+    index = load_nearby_index(nearby_index_of(stack))
     pages = enumerate(index["pages"], 1)
     return {f"catalog/daily/nearby-{number}-{page.digest}.json" for number, page in pages if not page.head}
+
+
+def nearby_index_of(stack) -> bytes:
+    """The show's nearby index: its catalog index's first line, or the object of its own that an
+    earlier podpages stored."""
+    nearby = stack.catalog_index("daily").get("nearby")
+    return json.dumps(nearby).encode() if nearby else stack.read(stack.source, "catalog/daily.nearby.json")
 
 
 def stored_parts(stack) -> list[bytes]:
     """Each frozen page's nearby part, where the nearby index says it is: at the head of the page's
     object, or in an object of its own, as an earlier podpages stored it."""
-    index = load_nearby_index(stack.read(stack.source, "catalog/daily.nearby.json"))
+    index = load_nearby_index(nearby_index_of(stack))
     return [
         stack.read(stack.source, f"catalog/daily/page-{number}-{page.page}.json")[: page.head]
         if page.head
@@ -159,8 +166,10 @@ def test_frozen_pages_follow_every_kind_of_publish(paged, nearby, tmp_path):
 def with_parts_apart(stack, index: dict) -> dict:
     """The show's frozen pages as podpages stored them before index version 7, from those of `index`,
     the index stored now, which it returns as then: each page's object its entries alone, and its
-    nearby part an object of its own, which a nearby index of version 2 names."""
-    nearby = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    nearby part an object of its own, which a nearby index of version 2, an object of its
+    own, names."""
+    index = dict(index)
+    nearby = index.pop("nearby")
     pages = []
     for number, page in enumerate(index["pages"], 1):
         key = f"catalog/daily/page-{number}-{page['digest']}.json"
@@ -179,7 +188,7 @@ def as_an_earlier_podpages_stored_it(stack) -> None:
     """The show's catalog in one object and its nearby index whole, every row in it, as podpages
     stored them before either was cut into pages: no page or part beside them."""
     whole = stack.catalogs()["daily"]
-    stored = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    stored = stack.catalog_index("daily")["nearby"]
     rows = [row for part in stored_parts(stack) for row in json.loads(part)["episodes"]]
     index = {"version": 1, "show": "daily", "title": stored["title"], "episodes": [*rows, *stored["episodes"]]}
     stack.s3.put_object(Bucket=stack.source, Key="catalog/daily.nearby.json", Body=json.dumps(index).encode())
@@ -489,18 +498,24 @@ def test_a_catalog_an_earlier_podpages_stored_takes_the_listing_of_its_last_year
     check(paged, nearby, tmp_path)
 
 
-def test_nearby_parts_an_earlier_podpages_stored_apart_go_to_the_heads_of_their_pages_on_the_deploy_rebuild(
-    paged, nearby, rebuild_function, response_url, tmp_path
+@pytest.mark.parametrize("version", [6, 7])
+def test_a_nearby_index_an_earlier_podpages_stored_apart_goes_to_the_catalog_index_on_the_deploy_rebuild(
+    paged, nearby, rebuild_function, response_url, tmp_path, version
 ):
-    # Given 38 episodes as index version 6 stored them: three frozen pages, each page's nearby
-    # part an object of its own, which a nearby index of version 2 names
+    # Given 38 episodes as index version 7 stored them, the nearby index an object of its own; or as
+    # version 6 did, each of the three frozen pages' nearby parts an object of its own too, which a
+    # nearby index of version 2 names
     publish(paged, range(1, 39))
     whole, before = paged.catalogs()["daily"], paged.site_objects()
-    paged.write_catalog_index("daily", with_parts_apart(paged, paged.catalog_index("daily")) | {"version": 6})
+    index = paged.catalog_index("daily")
+    paged.write_catalog_index(
+        "daily", (with_parts_apart(paged, index) if version == 6 else index) | {"version": version}
+    )
     parts_apart = nearby_parts(paged)
-    assert len(parts_apart) == 3 and named_parts(paged) == parts_apart
+    assert len(parts_apart) == (3 if version == 6 else 0) and named_parts(paged) == parts_apart
+    assert "nearby" not in paged.catalog_index("daily")
 
-    # Then the nearby API answers from those parts
+    # Then the nearby API answers from them
     nearby.clock.now += REVALIDATE_AFTER
     listing = json.loads(nearby(nearby_request("daily", "day-03", {"limit": "2"}))["body"])
     assert [item["slug"] for item in listing["items"]] == ["day-04", "day-02"]
@@ -509,10 +524,11 @@ def test_nearby_parts_an_earlier_podpages_stored_apart_go_to_the_heads_of_their_
     rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
     assert work_through_rebuilds(paged).failed == []
 
-    # Then each page's object begins with its part, the nearby index names them there, the parts
-    # apart are gone, and the catalog and the site are as they were
+    # Then the catalog index begins with the nearby index, which names each part at the head of its
+    # page's object; the index and the parts apart are gone; and the catalog and the site are as they were
     assert paged.catalog_index("daily")["version"] == LAYOUT_VERSION
     assert nearby_parts(paged) == set() and named_parts(paged) == set()
+    assert "catalog/daily.nearby.json" not in paged.keys(paged.source, "catalog/")
     assert len(stored_parts(paged)) == len(named_pages(paged)) == 3
     assert paged.catalogs()["daily"] == whole
     assert paged.site_objects() == before

@@ -187,9 +187,9 @@ def test_a_publish_shows_up_after_the_revalidation_interval_at_one_conditional_g
     assert unchanged["statusCode"] == 304
     revision = nearby.gets[1][1]
     assert nearby.gets == [
-        ("catalog/pytorch.nearby.json", None),  # cold: one GET, of the show's nearby index
-        ("catalog/pytorch.nearby.json", revision),  # revalidation: conditional, and the index had changed
-        ("catalog/pytorch.nearby.json", nearby.gets[2][1]),  # revalidation again: 304 from S3, nothing re-read
+        ("catalog/pytorch.json", None),  # cold: one GET, of the show's nearby index, its catalog's first line
+        ("catalog/pytorch.json", revision),  # revalidation: conditional, and the index had changed
+        ("catalog/pytorch.json", nearby.gets[2][1]),  # revalidation again: 304 from S3, nothing re-read
     ]
     assert revision is not None and nearby.gets[2][1] != revision
 

@@ -292,7 +292,7 @@ def test_listings_lost_after_the_commit_of_an_edit_the_feed_does_not_show_are_wr
     lose_after_the_commit_then_redeliver(stack, render_function, "daily/2026/index.html", b"Retitled", tmp_path)
 
 
-def test_a_nearby_index_lost_after_the_commit_of_an_edit_of_a_frozen_page_is_written_again(
+def test_a_publish_that_fails_after_the_commit_of_an_edit_of_a_frozen_page_leaves_the_nearby_index_with_the_catalog(
     stack, tmp_path, render_function, monkeypatch
 ):
     # Given a feed of 2, and 26 episodes: the 1st is in the first of two frozen pages of 2
@@ -308,25 +308,24 @@ def test_a_nearby_index_lost_after_the_commit_of_an_edit_of_a_frozen_page_is_wri
     stack.upload("episodes/daily/day-1.json", json.dumps(episode_document("Retitled", "2026-01-01T09:00:00Z")))
 
     # When its edit commits, with the first page's new object, its nearby part at its head, and then
-    # the write of the show's nearby index fails: the index still names the old page, which is still there
-    first = deliver_losing_the_first_put_of(stack, render_function, "catalog/daily.nearby.json")
+    # the write of its year's archive page fails
+    first = deliver_losing_the_first_put_of(stack, render_function, "daily/2026/index.html")
     assert len(first.failed) == 1
-    assert nearby_parts_named(stack) == named_before
-    assert nearby_parts_stored(stack) == named_before | {next(iter(nearby_parts_stored(stack) - named_before))}
 
-    # Then the redelivery, which folds nothing and whose feed and listings are as the catalog's,
-    # writes the nearby index again, naming the new page, and deletes the old one
-    second = stack.deliver()
-    assert second.failed == []
+    # Then the nearby index, the catalog index's first line, names the new page, and the old one is gone
     named = nearby_parts_named(stack)
     assert len(named - named_before) == 1 and nearby_parts_stored(stack) == named
     assert b"Retitled" in stack.read(stack.source, next(iter(named - named_before)))
+    # And the redelivery, which folds nothing, writes the listings, and changes none of them
+    second = stack.deliver()
+    assert second.failed == [] and nearby_parts_named(stack) == named
     assert stack.site_objects() == stack.from_scratch(tmp_path)
 
 
 def nearby_parts_named(stack) -> set[str]:
-    """The keys of the frozen pages' objects whose heads the show's nearby index names as their parts."""
-    index = json.loads(stack.read(stack.source, "catalog/daily.nearby.json"))
+    """The keys of the frozen pages' objects whose heads the show's nearby index (its catalog index's
+    first line) names as their parts."""
+    index = stack.catalog_index("daily")["nearby"]
     return {
         f"catalog/daily/page-{number}-{page}.json" for number, (_h, _part, page, _head) in enumerate(index["pages"], 1)
     }

@@ -122,8 +122,7 @@ def test_a_redelivered_event_writes_nothing_but_takes_its_turn(stack, s3_calls):
         ("GetObject", key),
         ("PutObject", "locks/pytorch.json"),  # the show's lease: one publish of a show at a time
         ("GetObject", "catalog/pytorch.json"),
-        ("GetObject", "catalog/pytorch.nearby.json"),  # nothing new: is the nearby index the catalog's,
-        ("GetObject", "pytorch/feed.xml"),  # and are the listings as current as the catalog?
+        ("GetObject", "pytorch/feed.xml"),  # nothing new: are the listings as current as the catalog?
         # and those that show the episode, which the feed need not: its year's page, the show's page
         # and its sitemap
         ("GetObject", "pytorch/2026/index.html"),

@@ -173,16 +173,16 @@ def test_a_malformed_rebuild_request_is_dropped_not_retried(published):
 def test_a_site_published_before_nearby_indexes_gets_them_from_the_deploy_rebuild(
     published, rebuild_function, response_url
 ):
-    # Given the site as an earlier podpages left it: catalogs, and no nearby index beside them
-    indexes = {key for key in published.keys(published.source, "catalog/") if key.endswith(".nearby.json")}
-    assert indexes == {f"catalog/{show}.nearby.json" for show in SHOWS}
-    expected = {key: published.read(published.source, key) for key in indexes}
-    for key in indexes:
-        published.remove(key)
+    # Given the site as an earlier podpages left it: catalog indexes without a nearby index
+    expected = {show: published.catalog_index(show)["nearby"] for show in SHOWS}
+    for show in SHOWS:
+        earlier = {name: value for name, value in published.catalog_index(show).items() if name != "nearby"}
+        published.write_catalog_index(show, earlier | {"version": 7})
+    assert not [key for key in published.keys(published.source, "catalog/") if key.endswith(".nearby.json")]
 
     # When the deploy that brings them rebuilds every show
     rebuild_function.lambda_handler(deploy_event(response_url.url), LambdaContext("RebuildFunction"))
     assert work_through_rebuilds(published).failed == []
 
-    # Then every show has its index again, as a publish writes it
-    assert {key: published.read(published.source, key) for key in indexes} == expected
+    # Then every show's catalog index begins with its nearby index again, as a publish writes it
+    assert {show: published.catalog_index(show).get("nearby") for show in SHOWS} == expected

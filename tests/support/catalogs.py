@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.changes import EpisodePut, ShowPut
 from podpages.catalog.feed_archives import cut
-from podpages.catalog.layout import cut_pages
+from podpages.catalog.layout import LAYOUT_VERSION, cut_pages
 from podpages.catalog.model import Catalog
 from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.page_bounds import PageBounds
@@ -85,7 +85,7 @@ def stored_nearby_index(catalog: Catalog, feed_max_items: int) -> tuple[bytes, d
     head of its frozen page's object, as the nearby function reads it by range."""
     cut = list(cut_pages(catalog, feed_max_items))
     parts = {page.summary.nearby: page.body[: page.summary.nearby_bytes] for page in cut}
-    return nearby_index(catalog, feed_max_items, [page.summary for page in cut]), parts
+    return nearby_index(catalog, feed_max_items, [page.summary for page in cut], LAYOUT_VERSION), parts
 
 
 def read_for_listing(index: bytes, parts: dict[str, bytes], slug: str, count: int) -> tuple[CatalogIndex, list[int]]:

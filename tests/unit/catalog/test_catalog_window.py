@@ -17,10 +17,10 @@ from podpages.catalog.feed_archives import archive_bounds, archive_entries
 from podpages.catalog.fold import fold
 from podpages.catalog.layout import (
     LAYOUT_VERSION,
+    STORED_APART,
     StoredIndex,
     StoredYear,
     cut_pages,
-    index_lines,
     join,
     page_key_name,
     read_index,
@@ -29,6 +29,7 @@ from podpages.catalog.layout import (
     year_key_name,
 )
 from podpages.catalog.model import Catalog, NotLoaded
+from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.spooled_text import SpooledParagraphs, SpooledText, TextSpool
 from podpages.catalog.staleness import everything
 from podpages.catalog.stored import leading_version
@@ -402,7 +403,7 @@ def stored_before(index: StoredIndex, version: int, bucket: Bucket) -> bytes:
     }
     if version == 6:
         pages = tuple(page.model_copy(update={"nearby_bytes": 0}) for page in index.pages)
-        return b"".join(index_lines(index.model_copy(update={"version": 6, "pages": pages}))())
+        return earlier_lines(index.model_copy(update={"version": 6, "pages": pages}))
     if version == 2:
         bucket.objects = {name: body for name, body in bucket.objects.items() if not name.startswith("year-")}
         return index.model_copy(update={"version": 2}).model_dump_json(exclude={"years", "listed"}).encode()
@@ -410,7 +411,14 @@ def stored_before(index: StoredIndex, version: int, bucket: Bucket) -> bytes:
     digest = hashlib.sha256(listing).hexdigest()[:16]
     bucket.objects[year_key_name(2026, digest)] = listing
     years = (index.years or {}) | {2026: digest}
-    return b"".join(index_lines(index.model_copy(update={"version": 3, "years": years, "listed": ()}))())
+    return earlier_lines(index.model_copy(update={"version": 3, "years": years, "listed": ()}))
+
+
+def earlier_lines(index: StoredIndex) -> bytes:
+    """`index` as podpages stored it a line at a time before version 8: no nearby index on its first
+    line, its pages' slug hashes among their fields."""
+    lines = [index.model_dump_json(exclude={"episodes"}), *(entry.model_dump_json() for entry in index.episodes)]
+    return b"".join(f"{line}\n".encode() for line in lines)
 
 
 @pytest.mark.parametrize("version", [2, 3, 6])
@@ -454,12 +462,16 @@ def test_the_index_is_written_a_line_at_a_time_one_head_entry_a_line(catalog, se
     # Then each piece is a line, its version first
     joined = b"".join(pieces)
     assert joined.splitlines(keepends=True) == list(pieces)
-    assert leading_version(joined) == LAYOUT_VERSION == 7
-    # And its lines, read one at a time, are the index's fields and then each entry of its head
+    assert leading_version(joined) == LAYOUT_VERSION == 8
+    # And its lines, read one at a time, are its nearby index, the index's fields without the
+    # pages' slug hashes, which the nearby index holds, and then each entry of its head
     index = read_index(joined.splitlines())
-    assert len(pieces) == len(index.episodes) + 1
-    assert json.loads(pieces[0]) == json.loads(index.model_dump_json(exclude={"episodes"}))
-    assert [json.loads(piece) for piece in pieces[1:]] == [
+    assert len(pieces) == len(index.episodes) + 2
+    nearby = json.loads(pieces[0])
+    assert nearby == json.loads(nearby_index(catalog, settings.feed_max_items, index.pages, LAYOUT_VERSION))
+    assert [hashes for hashes, *_rest in nearby["pages"]] == [page.slugs for page in index.pages]
+    assert json.loads(pieces[1]) == json.loads(index.model_dump_json(exclude=STORED_APART))
+    assert [json.loads(piece) for piece in pieces[2:]] == [
         json.loads(entry.model_dump_json()) for entry in index.episodes
     ]
 

@@ -1,17 +1,22 @@
-"""The nearby API's catalogs in memory, read from each show's nearby index: one GET when cold, none
-while fresh, one conditional GET to revalidate, a changed index picked up, the whole catalog read
-where a show has no index yet, and unknown shows remembered apart from the catalogs; against moto's
-in-process S3."""
+"""The nearby API's catalogs in memory, read from each show's nearby index, its catalog index's first
+line: one GET when cold, none while fresh, one conditional GET to revalidate, a changed index picked
+up, the index apart or the whole catalog read where an earlier podpages stored the show, and unknown
+shows remembered apart from the catalogs; against moto's in-process S3."""
 
+import dataclasses
+import json
+
+import boto3
 import pytest
 
 from podpages.catalog.layout import cut_pages
-from podpages.catalog.nearby_index import nearby_index
 from podpages.catalog.stored import page_key_name
 from podpages.errors import UnknownShow
 from podpages.nearby.cache import MAX_SHOWS, REVALIDATE_AFTER, CatalogCache
+from podpages.storage.source_bucket import SourceBucket
 from support.catalogs import (
     SETTINGS,
+    commit_catalog,
     daily_catalog,
     episode_document,
     indexed,
@@ -48,19 +53,17 @@ def clock():
     return Clock()
 
 
-def store(source, catalog, etag=None, feed_max_items=SETTINGS.feed_max_items) -> None:
-    """The show's catalog and nearby index, as a publish leaves them."""
-    source.write_catalog(*stored(catalog), etag)
-    if catalog.is_empty:
-        source.write_nearby_index(catalog.show, None)
-        return
-    pages = list(cut_pages(catalog, feed_max_items))
-    for page in pages:
-        source.write_catalog_page(catalog.show, page_key_name(page.number, page.summary.digest), page.body)
-    source.write_nearby_index(catalog.show, nearby_index(catalog, feed_max_items, [page.summary for page in pages]))
+INDEX = ("catalog/daily.json", None)  # the first GET of a cold read: the index's first line, by range
 
 
-def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
+def store(source, catalog, feed_max_items=SETTINGS.feed_max_items) -> None:
+    """The show's catalog, its nearby index first, as a publish commits it: through a client of its
+    own, so that the cache's requests alone are counted."""
+    publisher = SourceBucket(boto3.client("s3", region_name="us-east-1"), source.name)
+    commit_catalog(publisher, catalog, dataclasses.replace(SETTINGS, feed_max_items=feed_max_items))
+
+
+def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, ranges, clock):
     store(source, daily_catalog(3))
     cache = CatalogCache(source, clock=clock)
 
@@ -68,7 +71,7 @@ def test_a_cold_read_costs_one_get_and_warm_reads_none(source, gets, clock):
     clock.now += REVALIDATE_AFTER - 0.1
     again, same_revision = cache.get("daily")
 
-    assert gets == [("catalog/daily.nearby.json", None)]
+    assert gets == [INDEX] and ranges == ["bytes=0-262143"]
     assert again is first and same_revision == revision
     assert first.rows == indexed(daily_catalog(3)).rows
 
@@ -83,7 +86,7 @@ def test_an_unchanged_catalog_is_revalidated_with_its_etag_and_kept(source, gets
     clock.now += REVALIDATE_AFTER - 0.1
     cache.get("daily")
 
-    assert gets == [("catalog/daily.nearby.json", None), ("catalog/daily.nearby.json", revision)]
+    assert gets == [INDEX, ("catalog/daily.json", revision)]
     assert kept is first and kept_revision == revision
 
 
@@ -92,7 +95,7 @@ def test_a_changed_catalog_is_picked_up_at_the_next_revalidation(source, clock):
     cache = CatalogCache(source, clock=clock)
     _first, revision = cache.get("daily")
 
-    store(source, daily_catalog(4), source.read_catalog("daily").etag)
+    store(source, daily_catalog(4))
     still, _ = cache.get("daily")
     clock.now += REVALIDATE_AFTER
     fresh, fresh_revision = cache.get("daily")
@@ -101,7 +104,7 @@ def test_a_changed_catalog_is_picked_up_at_the_next_revalidation(source, clock):
     assert len(fresh.episodes) == 4 and fresh_revision != revision
 
 
-def test_a_show_without_a_catalog_is_unknown_and_costs_two_gets_per_revalidation(source, gets, clock):
+def test_a_show_without_a_catalog_is_unknown_and_costs_one_get_per_revalidation(source, gets, clock):
     cache = CatalogCache(source, clock=clock)
 
     for _attempt in range(3):
@@ -111,12 +114,8 @@ def test_a_show_without_a_catalog_is_unknown_and_costs_two_gets_per_revalidation
     clock.now += REVALIDATE_AFTER
 
     assert len(cache.get("daily")[0].episodes) == 1
-    # No index, then no catalog either; once published, its index.
-    assert gets == [
-        ("catalog/daily.nearby.json", None),
-        ("catalog/daily.json", None),
-        ("catalog/daily.nearby.json", None),
-    ]
+    # No index; once published, its index.
+    assert gets == [INDEX, INDEX]
 
 
 def test_a_deleted_catalog_makes_the_show_unknown_at_the_next_revalidation(source, clock):
@@ -124,7 +123,7 @@ def test_a_deleted_catalog_makes_the_show_unknown_at_the_next_revalidation(sourc
     cache = CatalogCache(source, clock=clock)
     cache.get("daily")
 
-    store(source, daily_catalog(0), source.read_catalog("daily").etag)  # an empty catalog is deleted, and its index
+    store(source, daily_catalog(0))  # an empty catalog is deleted
     clock.now += REVALIDATE_AFTER
 
     with pytest.raises(UnknownShow):
@@ -139,7 +138,7 @@ def test_the_cache_holds_at_most_max_shows_dropping_the_one_read_longest_ago(sou
     for show in ("a", "b", "c", "c", "b", "a"):
         cache.get(show)
 
-    assert [key for key, _etag in gets] == [f"catalog/{show}.nearby.json" for show in ("a", "b", "c", "a")]
+    assert [key for key, _etag in gets] == [f"catalog/{show}.json" for show in ("a", "b", "c", "a")]
 
 
 def test_unknown_shows_never_push_a_held_catalog_out(source, gets, clock):
@@ -169,12 +168,8 @@ def test_unknown_shows_are_remembered_up_to_their_own_bound_dropping_the_one_fou
         with pytest.raises(UnknownShow):
             cache.get(show)
 
-    # Then the first was forgotten and looked for again (its index, then its catalog); the last was
-    # still remembered
-    looked_for = [
-        key for show in ("a", "b", "c", "a") for key in (f"catalog/{show}.nearby.json", f"catalog/{show}.json")
-    ]
-    assert [key for key, _etag in gets] == looked_for
+    # Then the first was forgotten and looked for again; the last was still remembered
+    assert [key for key, _etag in gets] == [f"catalog/{show}.json" for show in ("a", "b", "c", "a")]
 
 
 def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source, gets, clock):
@@ -183,8 +178,33 @@ def test_a_show_published_before_nearby_indexes_is_read_from_its_catalog(source,
 
     index, _revision = cache.get("daily")
 
-    assert gets == [("catalog/daily.nearby.json", None), ("catalog/daily.json", None)]
+    # Its catalog's first line is not a nearby index, and it has none apart: its catalog is read whole
+    assert gets == [INDEX, ("catalog/daily.nearby.json", None), INDEX]
     assert index.rows == indexed(daily_catalog(3)).rows
+
+
+def test_a_show_stored_with_its_nearby_index_apart_is_read_from_it_until_its_next_commit(s3, source, gets, clock):
+    # Given a show as layout 7 stored it: its nearby index an object of its own
+    store(source, daily_catalog(3))
+    nearby, rest = s3.get_object(Bucket="source-bucket", Key="catalog/daily.json")["Body"].read().split(b"\n", 1)
+    fields, head = rest.split(b"\n", 1)
+    earlier = json.dumps(json.loads(fields) | {"version": 7}).encode()
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=earlier + b"\n" + head)
+    apart = json.dumps(json.loads(nearby) | {"version": 3}).encode()
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.nearby.json", Body=apart)
+    gets.clear()
+    cache = CatalogCache(source, clock=clock)
+
+    # When it is read, cold, then revalidated once a publish commits the show as now
+    index, revision = cache.get("daily")
+    store(source, daily_catalog(4))
+    clock.now += REVALIDATE_AFTER
+    fresh, fresh_revision = cache.get("daily")
+
+    # Then it was read from its index apart, then from the catalog's first line
+    assert gets == [INDEX, ("catalog/daily.nearby.json", None), ("catalog/daily.json", revision)]
+    assert index.rows == indexed(daily_catalog(3)).rows
+    assert fresh.rows == indexed(daily_catalog(4)).rows and fresh_revision != revision
 
 
 def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, ranges, clock):
@@ -200,12 +220,12 @@ def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, ran
     # Then the index was read, then the part of the episode's own page, then those of the pages its
     # neighbours are on, once each: each the head of its page's object, read by range
     assert [key.split("-")[:2] for key, _etag in gets] == [
-        ["catalog/daily.nearby.json"],
+        ["catalog/daily.json"],
         ["catalog/daily/page", "4"],
         ["catalog/daily/page", "3"],
         ["catalog/daily/page", "5"],
     ]
-    assert len(ranges) == 3 and all(ranged.startswith("bytes=0-") for ranged in ranges)
+    assert len(ranges) == 4 and all(ranged.startswith("bytes=0-") for ranged in ranges)
     assert [item.slug for item in index.nearby("e18", 8)] == [item.slug for item in daily_catalog(47).nearby("e18", 8)]
 
 
@@ -219,10 +239,10 @@ def test_a_part_replaced_since_the_index_was_read_sends_the_listing_to_the_newer
     retitled = daily_catalog(47).apply(
         put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z")), 1500
     )
+    store(source, retitled, feed_max_items=5)
     source.delete_catalog_pages(
         "daily", [page_key_name(page.number, page.summary.digest) for page in cut_pages(daily_catalog(47), 5)]
     )
-    store(source, retitled, source.read_catalog("daily").etag, feed_max_items=5)
 
     # Then the listing that needs that part reads the newer index, and answers from it
     index, _revision = cache.listing("daily", "e08", 2)

@@ -1,12 +1,11 @@
-"""A publish names, in the show's nearby index, the pages its catalog's commit wrote, with the
-nearby part at the head of each, and makes none of them twice: a removal of the oldest of 100,000
-episodes shifted 990 frozen pages when they were cut by position."""
+"""A publish names, in the show's nearby index (its catalog index's first line), the pages its
+catalog's commit wrote, with the nearby part at the head of each, and makes none of them twice: a
+removal of the oldest of 100,000 episodes shifted 990 frozen pages when they were cut by position."""
 
 import json
 
 import podpages.catalog.layout
 import podpages.catalog.nearby_index
-from podpages.catalog.layout import page_summaries
 from podpages.catalog.stored import NearbyPage, load_nearby_index
 from podpages.publish.publisher import Publisher
 from podpages.publish.render_function import handle_render_event
@@ -39,11 +38,11 @@ def test_a_removal_that_shifts_every_frozen_page_makes_each_nearby_part_once(s3,
     handle_render_event(notification("episodes/daily/e01.json", None, removed=True), publisher)
 
     # Then every frozen page shifted, and each one's part was made once, by the commit
-    catalog = publisher.catalogs.read("daily").catalog
-    assert catalog.count == 46 and sorted(made) == [1, 2, 3, 4, 5]
-    stored = source.read_nearby_index("daily")
-    assert stored is not None
+    held = publisher.catalogs.read("daily")
+    assert held.catalog.count == 46 and sorted(made) == [1, 2, 3, 4, 5]
+    stored = source.read_first_line("daily")
+    assert stored is not None and held.index is not None
     named = load_nearby_index(stored.body)["pages"]
-    pages = page_summaries(catalog, PAGED.feed_max_items)
+    pages = held.index.pages
     assert named == [NearbyPage(page.slugs, page.nearby, page.digest, page.nearby_bytes) for page in pages]
     assert all(page.head for page in named)

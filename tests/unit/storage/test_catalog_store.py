@@ -2,12 +2,14 @@
 in-process S3: a commit writes only the pages and listings that changed, deletes those its index no
 longer names, and one that loses its race leaves nothing of its own behind."""
 
+import json
+
 import pytest
 
 from podpages.catalog.fold import fold
-from podpages.catalog.layout import page_summaries
-from podpages.catalog.nearby_index import part_digest
-from podpages.catalog.stored import NearbyPage, load_nearby_part
+from podpages.catalog.layout import LAYOUT_VERSION, cut_pages
+from podpages.catalog.nearby_index import nearby_index, part_digest
+from podpages.catalog.stored import leading_version, load_nearby_index, load_nearby_part, part_key_name
 from podpages.errors import CatalogConflict
 from podpages.publish.catalog_store import CatalogStore
 from podpages.settings import Settings
@@ -90,19 +92,60 @@ def test_a_commit_whose_page_fails_to_be_written_keeps_the_index_it_read(source,
     assert store.read("daily").catalog == daily_catalog(47)
 
 
-def test_a_commit_gives_the_index_s_summaries_which_name_the_pages_and_nearby_parts_the_catalog_makes(source):
+def test_a_commit_writes_the_nearby_index_first_naming_the_pages_and_nearby_parts_the_catalog_makes(source):
     store = CatalogStore(source, PAGED)
     commit_catalog(source, daily_catalog(47), PAGED)
     held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
     after = retitle(held.catalog, "Retitled")
 
-    summaries = store.commit(held, after)
+    store.commit(held, after)
 
-    assert summaries == store.read("daily", []).index.pages and len(summaries) == 5
-    assert list(summaries) == page_summaries(store.read("daily").catalog, PAGED.feed_max_items)
+    # The index's first line is the nearby index the whole catalog makes, naming its frozen pages
+    whole = store.read("daily")
+    assert whole.index is not None and len(whole.index.pages) == 5
+    stored = source.read_first_line("daily")
+    assert stored is not None and stored.etag == whole.etag
+    assert stored.body == nearby_index(whole.catalog, PAGED.feed_max_items, whole.index.pages, LAYOUT_VERSION)
+    assert [page.slugs for page in whole.index.pages] == [page.slugs for page in cut_summaries(whole.catalog)]
     # And each page's object begins with its nearby part, as long as its summary says, which a
     # nearby reader holding the index reads by range
-    for number, page in enumerate(summaries, 1):
-        body = source.read_nearby_part("daily", number, NearbyPage("", page.nearby, page.digest, page.nearby_bytes))
+    for number, page in enumerate(load_nearby_index(stored.body)["pages"], 1):
+        body = source.read_nearby_part("daily", number, page)
         assert body is not None and load_nearby_part(body)["page"] == number
-        assert part_digest(body) == page.nearby
+        assert part_digest(body) == page.digest
+
+
+def cut_summaries(catalog):
+    return [page.summary for page in cut_pages(catalog, PAGED.feed_max_items)]
+
+
+def test_the_first_commit_over_a_nearby_index_stored_apart_retires_it_and_the_parts_it_names(source, s3):
+    # Given a show as layout 6 stored it: its nearby index an object of its own, naming parts apart
+    store = CatalogStore(source, PAGED)
+    commit_catalog(source, daily_catalog(47), PAGED)
+    held = store.read("daily")
+    assert held.index is not None
+    nearby = json.loads(source.read_first_line("daily").body)
+    parts = {part_key_name(number, page.nearby): b"{}" for number, page in enumerate(held.index.pages, 1)}
+    for name, body in parts.items():
+        s3.put_object(Bucket=source.name, Key=f"catalog/daily/{name}", Body=body)
+    apart = nearby | {"version": 2, "pages": [[hashes, digest] for hashes, digest, *_head in nearby["pages"]]}
+    s3.put_object(Bucket=source.name, Key="catalog/daily.nearby.json", Body=json.dumps(apart).encode())
+    lines = source.read_catalog("daily").body.split(b"\n", 1)[1]  # its fields and head, without the nearby line
+    fields, head = lines.split(b"\n", 1)
+    hashes = [page[0] for page in nearby["pages"]]
+    pages = [page | {"slugs": slugs} for page, slugs in zip(json.loads(fields)["pages"], hashes, strict=True)]
+    earlier = json.dumps(json.loads(fields) | {"version": 7, "pages": pages}).encode()
+    s3.put_object(Bucket=source.name, Key="catalog/daily.json", Body=earlier + b"\n" + head)
+
+    # When its next commit stores it
+    held = store.read("daily", [put_episode("daily", "e07", episode_document("Retitled", "2025-12-27T09:00:00Z"))])
+    assert held.index is not None and held.index.version == 7
+    store.commit(held, retitle(held.catalog, "Retitled"))
+
+    # Then the nearby index is its first line, and the object apart and the parts it named are gone
+    assert leading_version(source.read_first_line("daily").body) == LAYOUT_VERSION
+    assert source.read_nearby_index("daily") is None
+    assert keys(source, "nearby") == set()
+    assert keys(source, "page") == named(store)[0]
+    assert store.read("daily").catalog == retitle(daily_catalog(47), "Retitled")

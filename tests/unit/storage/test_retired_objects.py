@@ -4,14 +4,18 @@ S3."""
 
 import pytest
 
-from podpages.catalog.stored import NearbyPage
 from podpages.publish.show_lease import LEASE_SECONDS, show_lease
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.source_bucket import SourceBucket
 from support.clock import Clock
 
 KEPT = "catalog/daily/page-2-kept.json"
-RETIRED = ["catalog/daily/page-1-old.json", "catalog/daily/nearby-1-old.json", "errors/episodes/daily/e01.json.json"]
+RETIRED = [
+    "catalog/daily.nearby.json",
+    "catalog/daily/nearby-1-old.json",
+    "catalog/daily/page-1-old.json",
+    "errors/episodes/daily/e01.json.json",
+]
 
 
 @pytest.fixture
@@ -26,8 +30,8 @@ def keys(s3) -> list[str]:
 
 
 def retire_every_kind(retired: RetiredObjects) -> None:
-    retired.catalog_pages("daily", ["page-1-old.json"])
-    retired.nearby_index_written("daily", [(1, NearbyPage("", "old"))])  # a part apart, as podpages once wrote
+    retired.catalog_pages("daily", ["page-1-old.json", "nearby-1-old.json"])  # a page, and a part apart
+    retired.nearby_index("daily")  # as an object of its own, as podpages wrote it before layout 8
     retired.error_reports(["episodes/daily/e01.json"])
 
 
@@ -70,24 +74,6 @@ def test_a_deletion_that_fails_as_well_leaves_the_publish_s_own_error_raised(sto
         raise RuntimeError("the feed's write failed")
 
     assert keys(stored) == sorted([KEPT, *RETIRED])
-
-
-def test_a_publish_that_fails_before_its_nearby_index_is_written_keeps_the_pages_the_old_one_names(stored, source):
-    # Given a commit that replaced page 1, whose object holds the part the show's nearby index names
-    with pytest.raises(RuntimeError, match="the nearby index's write failed"), RetiredObjects(source) as retired:
-        retired.catalog_pages("daily", ["page-1-old.json"])
-        retired.error_reports(["episodes/daily/e01.json"])
-        raise RuntimeError("the nearby index's write failed")
-
-    # Then the page stays for readers of that index, and the rest goes
-    assert keys(stored) == sorted([KEPT, "catalog/daily/nearby-1-old.json", "catalog/daily/page-1-old.json"])
-
-    # And once a nearby index that no longer names it is written, it goes even if the publish fails
-    with pytest.raises(RuntimeError, match="the feed's write failed"), RetiredObjects(source) as retired:
-        retired.nearby_index_written("daily", [(1, NearbyPage("", "older", "old", 2))])
-        raise RuntimeError("the feed's write failed")
-
-    assert keys(stored) == sorted([KEPT, "catalog/daily/nearby-1-old.json"])
 
 
 def test_the_show_s_lease_is_released_in_the_same_request(stored, source):

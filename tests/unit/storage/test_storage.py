@@ -9,6 +9,7 @@ from podpages.catalog.model import Catalog
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from podpages.errors import CatalogConflict, Problem
 from podpages.render.site_objects import SiteObject
+from podpages.storage import source_bucket
 from podpages.storage.error_reports import ErrorReport, error_report_key
 from podpages.storage.s3 import Unchanged
 from podpages.storage.site_bucket import DeleteFailed, SiteBucket
@@ -98,10 +99,11 @@ def test_catalog_pages_are_read_in_order_and_no_further_ahead_than_the_reader(s3
     assert rest == [*((name, name.encode()) for name in names[1:]), ("page-0-gone.json", None)]
 
 
-def test_the_shows_are_those_with_catalogs_and_not_their_nearby_indexes(source):
+def test_the_shows_are_those_with_catalogs_and_not_their_nearby_indexes(source, s3):
     for show in ("b-show", "a-show"):
         source.write_catalog(*stored(daily_catalog(1, show=show)), None)
-        source.write_nearby_index(show, b"{}")
+        # A nearby index as an object of its own, as podpages stored it before layout 8
+        s3.put_object(Bucket="source-bucket", Key=f"catalog/{show}.nearby.json", Body=b"{}")
 
     assert source.list_shows() == {"a-show", "b-show"}
 
@@ -168,3 +170,65 @@ def test_a_publish_deletes_the_site_s_objects_in_one_request_and_fails_on_any_s3
     s3.meta.events.register("after-call.s3.DeleteObjects", lambda parsed, **_: parsed.update(Errors=[denied]))
     with pytest.raises(DeleteFailed, match="AccessDenied"):
         site.apply([], ["s/e/index.html"])
+
+
+def test_a_catalog_s_first_line_is_read_by_range_and_read_on_while_it_is_longer(s3, source, monkeypatch):
+    monkeypatch.setattr(source_bucket, "FIRST_LINE_BYTES", 16)
+    ranges = []
+    s3.meta.events.register("before-parameter-build.s3.GetObject", lambda params, **_: ranges.append(params["Range"]))
+    line = b'{"version": 8, "show": "daily", "title": "' + b"x" * 40 + b'"}'
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=line + b"\n" + b"y" * 100 + b"\n")
+
+    stored = source.read_first_line("daily")
+
+    assert stored is not None and stored.body == line
+    assert ranges == ["bytes=0-15", "bytes=16-31", "bytes=32-63", "bytes=64-127"]  # each read as much again
+    assert source.read_first_line("gone") is None
+    with pytest.raises(Unchanged):
+        source.read_first_line("daily", held_etag=stored.etag)
+
+
+def test_a_catalog_of_one_line_is_read_to_its_end(s3, source, monkeypatch):
+    monkeypatch.setattr(source_bucket, "FIRST_LINE_BYTES", 16)
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=b'{"version": 2, "show": "daily"}')
+
+    stored = source.read_first_line("daily")
+
+    assert stored is not None and stored.body == b'{"version": 2, "show": "daily"}'
+
+
+def test_a_first_line_whose_catalog_is_replaced_while_it_is_read_is_read_again_from_the_newer(s3, source, monkeypatch):
+    # Given a first line longer than one read, and a commit between the reader's two reads
+    monkeypatch.setattr(source_bucket, "FIRST_LINE_BYTES", 16)
+    older, newer = b'{"version": 8, "title": "older and long"}', b'{"version": 8, "title": "newer and long"}'
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=older + b"\n")
+    reads = []
+
+    def commit_after_the_first_read(params, **_):
+        reads.append(params.get("IfMatch"))
+        if len(reads) == 2:
+            s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=newer + b"\n")
+
+    s3.meta.events.register("before-parameter-build.s3.GetObject", commit_after_the_first_read)
+
+    # Then the reader never joins the two versions: it reads the line again, whole, from the newer
+    stored = source.read_first_line("daily")
+    assert stored is not None and stored.body == newer
+    assert reads[0] is None and reads[1] is not None  # the second read held the first's ETag
+
+
+def test_a_first_line_replaced_at_every_read_is_a_conflict(s3, source, monkeypatch):
+    monkeypatch.setattr(source_bucket, "FIRST_LINE_BYTES", 16)
+    versions = iter(range(100))
+
+    def commit_before_every_read_on(params, **_):
+        if params.get("IfMatch"):
+            body = b'{"version": 8, "title": "version %d of a long line"}\n' % next(versions)
+            s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=body)
+
+    s3.put_object(Bucket="source-bucket", Key="catalog/daily.json", Body=b'{"version": 8, "title": "a long line"}\n')
+    s3.meta.events.register("before-parameter-build.s3.GetObject", commit_before_every_read_on)
+
+    with pytest.raises(CatalogConflict):
+        source.read_first_line("daily")
+    assert next(versions) == source_bucket.MAX_LINE_READS

@@ -1,6 +1,7 @@
 """How a show's catalog is stored: a small index beside its frozen pages (`feed_archives`).
 
-`catalog/<show>.json`, the index, holds the show's document, the episodes after its frozen pages
+`catalog/<show>.json`, the index, holds the show's nearby index (`catalog.nearby_index`) on its
+first line, which the nearby function reads by range, then the show's document, the episodes after its frozen pages
 (the head: at least the feed's newest `FEED_MAX_ITEMS`), the companion transcripts of those and of
 episodes not published yet, the trailers of the frozen pages (every feed names them), and a summary
 of each frozen page (`page_summary`). Each frozen page is an object of its own,
@@ -13,8 +14,8 @@ about 1.4 MB. The listing of the year the frozen pages end in, which a page that
 is in the index (`listed`); each year before it, which no new episode changes, has an object of its
 own, `catalog/<show>/year-<year>-<digest>.json`.
 
-The index is stored a line at a time (JSON Lines): the line of its own fields, then a line for each
-entry of its head, so that a publish reads and parses the head an entry at a time, and writes it
+The index is stored a line at a time (JSON Lines): the nearby index, the line of its own fields, then
+a line for each entry of its head, so that a publish reads and parses the head an entry at a time, and writes it
 from an entry at a time (`storage.joined_body`). At the contract's maximum the head is 164 MB:
 parsed as one document it held its text, its models and the parse's leftovers at once.
 
@@ -28,6 +29,7 @@ earlier version), is read whole and cut again.
 """
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,22 +41,27 @@ from podpages.catalog.companions import Companion
 from podpages.catalog.feed_archives import archive_bounds, archive_entries, frozen_count, head
 from podpages.catalog.listed_episode import ListedEpisode
 from podpages.catalog.model import Catalog, CatalogEntry, NotLoaded, default_episode_guid
-from podpages.catalog.nearby_index import nearby_part, part_digest
+from podpages.catalog.nearby_index import nearby_index, nearby_part, part_digest
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.spooled_text import TextSpool
-from podpages.catalog.stored import page_key_name, slug_hash
+from podpages.catalog.stored import NEARBY_LINE_SINCE, leading_version, page_key_name, slug_hash
 from podpages.contract.documents import Show
 
 # An index written a line at a time, with the listing of its frozen pages' last year, pages that
 # freeze a publish after an archive page fills (`frozen_count`), pages cut by their episodes' slugs
-# (`feed_archives.cut`), and each page's nearby part at the head of its object.
-LAYOUT_VERSION: Final = 7
+# (`feed_archives.cut`), each page's nearby part at the head of its object, and the show's nearby
+# index as its first line (`stored.NEARBY_LINE_SINCE`).
+LAYOUT_VERSION: Final = 8
 # Read still: 2, one JSON document; 3, lines, with that year's listing in an object of its own; 4,
 # as 5, but with pages that froze in the publish that filled an archive page; 5, as 6, but with
-# pages of a fixed size; 6, as 7, but with each page's nearby part an object of its own.
-INDEX_VERSIONS = (2, 3, 4, 5, 6, LAYOUT_VERSION)
+# pages of a fixed size; 6, as 7, but with each page's nearby part an object of its own; 7, as 8,
+# but with the nearby index an object of its own.
+INDEX_VERSIONS = (2, 3, 4, 5, 6, 7, LAYOUT_VERSION)
 PAGE_HEADS_SINCE: Final = 7  # the first version whose frozen pages begin with their nearby parts
 DIGEST_DIGITS = 16
+# What the index's line of fields leaves out: its head's entries, lines of their own, and its pages'
+# slug hashes, which its nearby index holds.
+STORED_APART: Final[Mapping[str, bool | Mapping[str, set[str]]]] = {"episodes": True, "pages": {"__all__": {"slugs"}}}
 
 
 class StoredPage(BaseModel):
@@ -79,7 +86,7 @@ class StoredYear(BaseModel):
 class StoredIndex(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    version: Literal[2, 3, 4, 5, 6, 7] = LAYOUT_VERSION
+    version: Literal[2, 3, 4, 5, 6, 7, 8] = LAYOUT_VERSION
     show: str
     document: Show | None
     document_sequencer: str | None
@@ -145,14 +152,6 @@ def cut_pages(catalog: Catalog, feed_max_items: int) -> Iterator[CutPage]:
         yield CutPage(page, body, summary(show, _digest(body), entries, part_digest(part), len(part)))
 
 
-def page_summaries(catalog: Catalog, feed_max_items: int) -> list[PageSummary]:
-    """The index's summary of each frozen page, oldest first: kept for the pages the catalog does not
-    hold, made for those it holds."""
-    held = {cut.number: cut.summary for cut in cut_pages(catalog, feed_max_items)}
-    count = frozen_count(archive_bounds(catalog, feed_max_items), catalog.count, feed_max_items)
-    return [unheld if (unheld := catalog.unheld(page)) else held[page] for page in range(1, count + 1)]
-
-
 def read_page(body: bytes, index: StoredIndex, context: dict[str, Any] | None = None) -> StoredPage:
     """A frozen page from its object, which the index names: after its nearby part, from version 7."""
     if index.version >= PAGE_HEADS_SINCE:
@@ -199,7 +198,8 @@ def split(catalog: Catalog, feed_max_items: int, held: Mapping[int, PageSummary]
         years=_year_digests(catalog, {year: digest for year, (digest, _body) in years.items()}),
         listed=listed,
     )
-    return Split(index_lines(index), years, frozenset(object_names(index)), index.pages)
+    nearby = nearby_index(catalog, feed_max_items, index.pages, LAYOUT_VERSION)
+    return Split(index_lines(index, nearby), years, frozenset(object_names(index)), index.pages)
 
 
 def _held_pages(catalog: Catalog, feed_max_items: int) -> dict[int, tuple[CatalogEntry, ...]]:
@@ -376,12 +376,15 @@ def _digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:DIGEST_DIGITS]
 
 
-def index_lines(index: StoredIndex) -> Callable[[], Iterator[bytes]]:
-    """The index as stored, its lines made at each call, one at a time: its own fields, then each
-    entry of its head. JSON as pydantic writes it holds no line break: those in text are escaped."""
-    fields = index.__pydantic_serializer__.to_json(index, exclude={"episodes"}) + b"\n"
+def index_lines(index: StoredIndex, nearby: bytes) -> Callable[[], Iterator[bytes]]:
+    """The index as stored, its lines made at each call, one at a time: the show's `nearby` index,
+    the index's own fields, then each entry of its head. The nearby index holds the hashes of each
+    frozen page's slugs, so the fields' summaries of the pages leave them out: at 100,000 episodes
+    they are 600 KB. JSON as pydantic writes it holds no line break: those in text are escaped."""
+    fields = index.__pydantic_serializer__.to_json(index, exclude=STORED_APART) + b"\n"
 
     def lines() -> Iterator[bytes]:
+        yield nearby + b"\n"
         yield fields
         for entry in index.episodes:
             yield _json(entry) + b"\n"
@@ -392,9 +395,16 @@ def index_lines(index: StoredIndex) -> Callable[[], Iterator[bytes]]:
 def read_index(lines: Iterable[bytes], spool: TextSpool | None = None) -> StoredIndex:
     """An index from its lines (`index_lines`), its head's entries parsed one at a time, their long
     texts set aside in `spool` if given; or from the one line of an index stored as one JSON
-    document (version 2)."""
+    document (version 2). Its pages' slug hashes are read from its nearby index (version 8 on)."""
     lines, context = iter(lines), spool.context if spool else None
-    index = StoredIndex.model_validate_json(next(lines), context=context)
+    first = next(lines)
+    if (leading_version(first) or 0) < NEARBY_LINE_SINCE:
+        index = StoredIndex.model_validate_json(first, context=context)
+    else:
+        hashes = [page[0] for page in json.loads(first)["pages"]]
+        index = StoredIndex.model_validate_json(next(lines), context=context)
+        pages = (page.model_copy(update={"slugs": slugs}) for page, slugs in zip(index.pages, hashes, strict=True))
+        index = index.model_copy(update={"pages": tuple(pages)})
     if index.version == 2:
         return index
     entries = tuple(CatalogEntry.model_validate_json(line, context=context) for line in lines)

@@ -28,7 +28,9 @@ class PageSummary(BaseModel):
     count: int
     last: tuple[datetime, str]  # the order of its newest episode: a later one belongs after the page
     years: dict[int, YearCount]
-    slugs: str  # `stored.slug_hash` of each of its slugs, end to end, as the nearby index keeps them
+    # `stored.slug_hash` of each of its slugs, end to end, as the nearby index keeps them; the index
+    # stores them there alone, and its reader sets them here (`layout.read_index`).
+    slugs: str = ""
     guids: str  # likewise, of the GUIDs its publishers chose (a default GUID is its slug's own)
     nearby: str  # the digest of its part of the nearby index (`catalog.nearby_index`), written with it
     # That part's length at the head of the page's object; 0 where it is an object of its own (layout 6).

@@ -13,7 +13,11 @@ from typing import Any, NamedTuple, TypedDict
 from podpages.errors import PodpagesError
 
 CATALOG_VERSION = 1
-NEARBY_INDEX_VERSION = 3  # of `catalog/<show>.nearby.json` (catalog.nearby_index)
+# From this version of the catalog's index (`catalog.layout`), its first line is the show's nearby
+# index (`catalog.nearby_index`), and names that version; before it, the nearby index was an object
+# of its own, `catalog/<show>.nearby.json`, of the versions below.
+NEARBY_LINE_SINCE = 8
+NEARBY_INDEX_VERSION = 3  # of `catalog/<show>.nearby.json`, as sites published before version 8 have
 NEARBY_PART_VERSION = 2  # of a frozen page's part of it
 PARTS_NEARBY_INDEX = 2  # a nearby index whose parts are objects of their own, as sites published before v3 have
 WHOLE_NEARBY_INDEX = 1  # a nearby index of every row in one object, as sites published before its parts have
@@ -102,12 +106,14 @@ def hash_places(hashes: str, wanted: str) -> list[int]:
 
 
 def load_nearby_index(body: bytes) -> StoredNearbyIndex:
-    """The index, with one written whole (version 1) read as an index of no frozen pages, and one
-    whose parts are objects of their own (version 2) as one that says so."""
+    """The index, from the catalog index's first line (version 8 on) or an object of its own: one
+    written whole (version 1) read as an index of no frozen pages, and one whose parts are objects
+    of their own (version 2) as one that says so."""
     stored = json.loads(body)
-    if stored.get("version") == WHOLE_NEARBY_INDEX:
+    version = stored.get("version")
+    if version == WHOLE_NEARBY_INDEX:
         stored |= {"version": NEARBY_INDEX_VERSION, "size": 0, "pages": []}
-    elif stored.get("version") == PARTS_NEARBY_INDEX:
+    elif version == PARTS_NEARBY_INDEX or (isinstance(version, int) and version >= NEARBY_LINE_SINCE):
         stored |= {"version": NEARBY_INDEX_VERSION}
     index: StoredNearbyIndex = _checked(stored, NEARBY_INDEX_VERSION, "nearby index")
     index["pages"] = [NearbyPage(*page) for page in index["pages"]]
@@ -122,6 +128,20 @@ def load_nearby_part(body: bytes) -> StoredNearbyPart:
 def page_key_name(page: int, digest: str) -> str:
     """A frozen page's object, in the show's folder beside its index."""
     return f"page-{page}-{digest}.json"
+
+
+def named_by(index: StoredNearbyIndex) -> set[str]:
+    """The objects in the show's folder that a nearby index names: the frozen pages whose objects
+    hold its parts, or its parts apart, as a nearby index of version 2 names them."""
+    return {
+        page_key_name(number, page.page) if page.head else part_key_name(number, page.digest)
+        for number, page in enumerate(index["pages"], 1)
+    }
+
+
+def part_key_name(page: int, digest: str) -> str:
+    """A frozen page's part of the nearby index, as an object of its own (a nearby index of version 2)."""
+    return f"nearby-{page}-{digest}.json"
 
 
 LEADING_VERSION = re.compile(rb'\s*\{\s*"version"\s*:\s*(\d+)')

@@ -1,8 +1,9 @@
 """The nearby API's catalogs, held in memory across warm invocations.
 
-A show's catalog is read once, then revalidated with a conditional GET at most once every
-`revalidate_after` seconds; in between, requests cost no S3 request at all. A show without a
-catalog is remembered the same way, so unknown shows do not cost a GET each either. Unknown shows
+A show's catalog is read once (its nearby index, the first line of its index: `catalog.layout`),
+then revalidated with a conditional GET at most once every `revalidate_after` seconds; in between,
+requests cost no S3 request at all. A show without a catalog is remembered the same way, so unknown
+shows do not cost a GET each either. Unknown shows
 are remembered apart from the catalogs: a visitor can ask for any number of them at no cost, and
 were they held with the catalogs, each would push a real catalog out, to be read whole again.
 """
@@ -98,16 +99,18 @@ class CatalogCache:
 
     def _read(self, show: str, held: Held | None, now: float) -> Held | None:
         # Reading catalogs (json, isodate) loads with the first request, not in every cold start.
+        from podpages.catalog.stored import NEARBY_LINE_SINCE, leading_version
         from podpages.nearby.index import CatalogIndex
 
+        held_etag = held.etag if held else None
         try:
-            stored = self.source.read_nearby_index(show, held_etag=held.etag if held else None)
-            read = CatalogIndex.from_nearby_json
-            if stored is None:  # a show published before nearby indexes existed, until its rebuild
-                stored, read = (
-                    self.source.read_catalog(show, held_etag=held.etag if held else None),
-                    CatalogIndex.from_json,
-                )
+            stored, read = self.source.read_first_line(show, held_etag), CatalogIndex.from_nearby_json
+            if stored is not None and (leading_version(stored.body) or 0) < NEARBY_LINE_SINCE:
+                # Stored by an earlier podpages, until its next publish or the deploy's rebuild: the
+                # nearby index apart, or none yet for a show published before nearby indexes existed.
+                stored = self.source.read_nearby_index(show, held_etag)
+                if stored is None:
+                    stored, read = self.source.read_catalog(show, held_etag), CatalogIndex.from_json
         except Unchanged:
             assert held is not None  # S3 answers 304 only to the ETag of a copy held
             fresh = replace(held, checked=now)

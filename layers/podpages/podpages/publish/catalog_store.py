@@ -24,7 +24,7 @@ from podpages.catalog.layout import (
 from podpages.catalog.model import Catalog
 from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.spooled_text import TextSpool
-from podpages.catalog.stored import leading_version, page_key_name
+from podpages.catalog.stored import NEARBY_LINE_SINCE, leading_version, load_nearby_index, named_by, page_key_name
 from podpages.catalog.window import WHOLE, Reach, Window, window
 from podpages.errors import CatalogConflict
 from podpages.settings import Settings
@@ -65,27 +65,32 @@ class CatalogStore:
         changes = list(changes)
         return read_catalog(self.source, show, lambda index: window(index, changes, self.settings, reach))
 
-    def commit(
-        self, held: HeldCatalog, catalog: Catalog, retired: RetiredObjects | None = None
-    ) -> tuple[PageSummary, ...]:
+    def commit(self, held: HeldCatalog, catalog: Catalog, retired: RetiredObjects | None = None) -> None:
         """Store `catalog` over `held`, if nobody has committed since it was read: the frozen pages
-        and years' listings that changed, the index, then the deletion of those it no longer names,
-        at once or, given `retired`, with the rest of the publish's. A lost race raises
-        CatalogConflict, having deleted those it wrote that the winner does not name. The index's
-        summaries of its frozen pages, which name their nearby parts (`catalog.nearby_index`)."""
+        and years' listings that changed, the index with the show's nearby index as its first line,
+        then the deletion of those it no longer names, at once or, given `retired`, with the rest of
+        the publish's. A lost race raises CatalogConflict, having deleted those it wrote that the
+        winner does not name. The nearby index an earlier podpages stored apart goes after the first
+        commit of this one, with what it named that the index does not."""
         show, before = catalog.show, object_names(held.index) if held.index else set()
         replaced = RetiredObjects(self.source) if retired is None else retired
-        pages: tuple[PageSummary, ...] = ()
         if catalog.keeps_nothing:
             self.source.write_catalog(show, None, held.etag)
-            replaced.catalog_pages(show, before)
+            names: frozenset[str] = frozenset()
         else:
-            cut = self._write(held, catalog, before)
-            replaced.catalog_pages(show, before - cut.names)
-            pages = cut.pages
+            names = self._write(held, catalog, before).names
+        if self._nearby_index_apart(held) and (stored := self.source.read_nearby_index(show)):
+            before |= named_by(load_nearby_index(stored.body))
+            replaced.nearby_index(show)
+        replaced.catalog_pages(show, before - names)
         if retired is None:
             replaced.delete()
-        return pages
+
+    @staticmethod
+    def _nearby_index_apart(held: HeldCatalog) -> bool:
+        """Whether the show's catalog as read may have a nearby index apart: one stored by an
+        earlier podpages, as one object or as an index before `NEARBY_LINE_SINCE`."""
+        return held.etag is not None and (held.index is None or held.index.version < NEARBY_LINE_SINCE)
 
     def _write(self, held: HeldCatalog, catalog: Catalog, before: set[str]) -> Split:
         """The frozen pages (each with its nearby part) and years' listings `held` lacks, each written
@@ -114,8 +119,8 @@ class CatalogStore:
         winner = self.source.read_catalog(show)
         index = None
         if winner and leading_version(winner.body) in INDEX_VERSIONS:
-            # The names are in the index's first line: its head's entries, one a line, are not parsed.
-            index = read_index([winner.body.split(b"\n", 1)[0]])
+            # The names are in the index's first lines: its head's entries, one a line, are not parsed.
+            index = read_index(winner.body.split(b"\n", 2)[:2])
         self.source.delete_catalog_pages(show, pages - (object_names(index) if index else set()))
 
 

@@ -7,7 +7,7 @@ a retried or redelivered event always finds its work still to do.
 """
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -16,13 +16,9 @@ from botocore.exceptions import BotoCoreError, ClientError
 from podpages import site_paths
 from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
 from podpages.catalog.fold import ShowUpdate, fold
-from podpages.catalog.layout import page_summaries
 from podpages.catalog.model import Catalog, NotLoaded
-from podpages.catalog.nearby_index import nearby_index, nearby_pages
-from podpages.catalog.page_summary import PageSummary
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
-from podpages.catalog.stored import NearbyPage, load_nearby_index
 from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -143,7 +139,6 @@ class Publisher:
     def _publish_show(self, show: str, reads: list[Read], retired: RetiredObjects) -> None:
         written = Refresh()
         changes = [read.change for read in reads]
-        committed: Sequence[PageSummary] = ()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes)
             before = held.catalog
@@ -152,7 +147,7 @@ class Publisher:
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
-                committed = self.catalogs.commit(held, update.after, retired)
+                self.catalogs.commit(held, update.after, retired)
                 break
             except CatalogConflict:
                 metrics.add_metric(name="CatalogConflicts", unit=MetricUnit.Count, value=1)
@@ -160,12 +155,9 @@ class Publisher:
         else:
             raise CatalogConflict(show)
         if update.after == before:
-            self.relist_if_behind(
-                update.after, {slug for change in changes if (slug := change.source.episode)}, retired
-            )
+            self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
         else:
-            named = nearby_pages(held.index.pages) if held.index else []
-            self.write_listings(update.after, written, retired, named, committed)
+            self.write_listings(update.after, written)
         parts_before, parts = (
             sitemap_parts(catalog, self.settings.feed_max_items) for catalog in (before, update.after)
         )
@@ -227,21 +219,11 @@ class Publisher:
         self.changed |= {item.key for item in plan.puts} | set(plan.deletes)
         metrics.add_metric(name="PagesWritten", unit=MetricUnit.Count, value=len(plan.puts))
 
-    def write_listings(
-        self,
-        catalog: Catalog,
-        refresh: Refresh,
-        retired: RetiredObjects,
-        named: Sequence[NearbyPage] = (),
-        pages: Sequence[PageSummary] | None = None,
-    ) -> None:
+    def write_listings(self, catalog: Catalog, refresh: Refresh) -> None:
         """The show's listings, from the committed catalog, so that a reader never sees a feed list
-        an episode whose publish then failed; and its nearby index, which the nearby API reads, in
-        place of one that `named` those frozen pages, naming the frozen `pages` its commit gave. The
-        feed goes last: while it is current, so are the others, which is what `relist_if_behind`
-        relies on."""
+        an episode whose publish then failed. The feed goes last: while it is current, so are the
+        others, which is what `relist_if_behind` relies on."""
         self.write(listing_plan(catalog, refresh, self.settings))
-        self.write_nearby_index(catalog, retired, named, pages)
         started = time.perf_counter()
         plan = feed_plan(catalog, refresh, self.settings, KEPT_RUNS)
         self.write(plan)  # the feed and its archive documents are streamed: built as they are written
@@ -249,43 +231,18 @@ class Publisher:
             milliseconds = (time.perf_counter() - started) * 1000
             metrics.add_metric(name="FeedBuildMs", unit=MetricUnit.Milliseconds, value=round(milliseconds, 1))
 
-    def write_nearby_index(
-        self,
-        catalog: Catalog,
-        retired: RetiredObjects,
-        named: Sequence[NearbyPage] = (),
-        pages: Sequence[PageSummary] | None = None,
-    ) -> None:
-        """The show's nearby index (`catalog.nearby_index`), naming each frozen page's part at the
-        head of the page's object, by the index's summaries of the pages the catalog's commit gave
-        (or made again from the catalog: a removal at 100,000 episodes would cut its 990 pages
-        twice). What the index it replaces `named` and it does not, the pages' objects or the parts
-        apart an earlier podpages wrote, is `retired`: only now, since a reader holding that index
-        reads them. None at all once the show publishes nothing."""
-        if pages is None:
-            pages = page_summaries(catalog, self.settings.feed_max_items)
-        self.source.write_nearby_index(catalog.show, self.nearby_index(catalog, pages))
-        retired.nearby_index_written(catalog.show, set(enumerate(named, 1)) - set(enumerate(nearby_pages(pages), 1)))
-
-    def nearby_index(self, catalog: Catalog, pages: Sequence[PageSummary]) -> bytes | None:
-        """The show's nearby index as `catalog` makes it, given its frozen pages' summaries; None once
-        the show publishes nothing."""
-        return None if catalog.is_empty else nearby_index(catalog, self.settings.feed_max_items, pages)
-
-    def relist_if_behind(self, catalog: Catalog, slugs: set[str], retired: RetiredObjects) -> None:
+    def relist_if_behind(self, catalog: Catalog, slugs: set[str]) -> None:
         """A publish that failed after its commit leaves the listings behind the catalog, and its
         redelivery then folds nothing new. So when nothing is new, the feed is compared with the
         catalog's, and the listings are written again if it differs. The feed does not show an edit
         of an episode past its newest: the listings that show the episodes `slugs` are compared
-        too, and those that differ written again, and so is the nearby index."""
-        stored = self.source.read_nearby_index(catalog.show)
-        named = load_nearby_index(stored.body)["pages"] if stored else []
+        too, and those that differ written again."""
         current = self.site.sha256(site_paths.object_key(site_paths.feed(catalog.show)))
         expected = None if catalog.is_empty else streamed_upload.sha256(feed(catalog, self.settings).parts())
         if current != expected:
             logger.warning("listings behind the catalog; writing them again", show=catalog.show)
             whole = self.catalogs.read(catalog.show).catalog
-            self.write_listings(whole, all_listings(whole, self.settings.feed_max_items), retired, named)
+            self.write_listings(whole, all_listings(whole, self.settings.feed_max_items))
             return
         if catalog.is_empty:
             return
@@ -295,11 +252,6 @@ class Publisher:
         if behind := [item for item in listings if self.site.sha256(item.key) != streamed_upload.sha256(item.parts())]:
             logger.warning("listings of the episodes behind the catalog; writing them again", show=catalog.show)
             self.write(Plan(puts=behind))
-        current_index = stored.body if stored else None
-        pages = page_summaries(catalog, self.settings.feed_max_items)
-        if current_index != self.nearby_index(catalog, pages):
-            logger.warning("nearby index behind the catalog; writing it again", show=catalog.show)
-            self.write_nearby_index(catalog, retired, named, pages)
 
     def rebuild(self, request: RebuildRequest) -> None:
         """Render again, from the catalog, what `request` names: after a deploy changed the templates,
@@ -313,18 +265,13 @@ class Publisher:
         with self.lease(self.source, request.show) as lease, RetiredObjects(self.source, lease) as retired:
             held = self.catalogs.read(request.show)
             catalog = held.catalog
-            replaced: Sequence[PageSummary] = ()
-            pages: Sequence[PageSummary] | None = None  # the frozen pages' summaries, when a commit gives them
             if request.listings and not held.cut_for(self.settings.feed_max_items):
-                # Stored as this podpages stores it, after a deploy:
-                pages = self.catalogs.commit(held, catalog, retired)
-                replaced = held.index.pages if held.index else ()
+                self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if request.listings:
-                listings = all_listings(catalog, self.settings.feed_max_items)
-                self.write_listings(catalog, listings, retired, nearby_pages(replaced), pages)
+                self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
                 self.keep_indexed(catalog)
         logger.info("show rebuilt", show=request.show, pages=len(request.episodes), listings=request.listings)
 

@@ -8,20 +8,18 @@ from typing import Self
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from podpages.catalog.stored import NearbyPage, page_key_name
 from podpages.storage.error_reports import error_report_key
 from podpages.storage.held_lease import HeldLease
-from podpages.storage.source_bucket import SourceBucket, catalog_page_key, nearby_part_key
+from podpages.storage.source_bucket import SourceBucket, catalog_page_key, nearby_index_key
 
 
 class RetiredObjects:
-    """The frozen pages and years' listings a commit replaced, what a nearby index stopped naming,
-    the error reports of uploads a publish settled. Each is added once nothing names it any more,
-    and all go in one DeleteObjects request at the publish's end, where each kind made its own.
-    Held in a `with` block, they go at its end, whether the publish succeeds or fails: a failure
-    after the commit still deletes what the commit replaced, but for the frozen pages' objects
-    while the show's nearby index still names them (each holds its part), which the redelivery's
-    nearby index retires.
+    """The frozen pages and years' listings a commit replaced, the nearby index an earlier podpages
+    stored apart, the error reports of uploads a publish settled. Each is added once nothing names it
+    any more, and all go in one DeleteObjects request at the publish's end, where each kind made its
+    own. Held in a `with` block, they go at its end, whether the publish succeeds or fails: a failure
+    after the commit still deletes what the commit replaced. A nearby reader holding the index before
+    it finds a page gone, and reads the index again.
 
     The request releases the show's `lease` too, on the condition that it is still the version its
     holder took (S3's conditional DeleteObjects), so that a publish whose lease was taken over never
@@ -31,31 +29,22 @@ class RetiredObjects:
         self.source = source
         self.lease = lease
         self.keys: set[str] = set()
-        self.named: set[str] = set()  # frozen pages' objects that the show's nearby index may name still
 
     def catalog_pages(self, show: str, names: Iterable[str]) -> None:
-        names = list(names)
+        """Objects in the show's folder beside its index, by name."""
         self.keys |= {catalog_page_key(show, name) for name in names}
-        self.named |= {catalog_page_key(show, name) for name in names if name.startswith("page-")}
 
-    def nearby_index_written(self, show: str, replaced: Iterable[tuple[int, NearbyPage]]) -> None:
-        """The show's nearby index is written, in place of one that named the frozen pages `replaced`
-        (with their numbers), which it does not name: their objects go, or the parts apart that an
-        earlier podpages wrote for them."""
-        self.named.clear()
-        self.keys |= {
-            catalog_page_key(show, page_key_name(number, page.page))
-            if page.head
-            else nearby_part_key(show, number, page.digest)
-            for number, page in replaced
-        }
+    def nearby_index(self, show: str) -> None:
+        """The show's nearby index as an object of its own, `catalog/<show>.nearby.json`, which an
+        earlier podpages wrote: the index's first line holds it now."""
+        self.keys.add(nearby_index_key(show))
 
     def error_reports(self, upload_keys: Iterable[str]) -> None:
         """The reports on these uploads, whether or not they have one."""
         self.keys |= {error_report_key(key) for key in upload_keys}
 
-    def delete(self, kept: set[str] | None = None) -> None:
-        keys, self.keys = self.keys - (kept or set()), set()
+    def delete(self) -> None:
+        keys, self.keys = self.keys, set()
         lease = self.lease if self.lease and not self.lease.released else None
         etags = {lease.key: lease.etag} if lease else {}
         undeleted = self.source.delete(sorted(keys | etags.keys()), etags)
@@ -73,4 +62,4 @@ class RetiredObjects:
             return
         # The publish's own error is the one to raise: should S3 fail this too, they stay, unread.
         with suppress(BotoCoreError, ClientError):
-            self.delete(kept=self.named)
+            self.delete()

@@ -9,7 +9,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from podpages.catalog.stored import NearbyPage, page_key_name
+from podpages.catalog.stored import NearbyPage, page_key_name, part_key_name
 from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
@@ -28,6 +28,10 @@ from podpages.storage.s3 import (
 )
 
 JSON_LINES = "application/jsonl"  # the index's lines (`catalog.layout`)
+# Bytes of the catalog read at first for its first line, the nearby index: about 180 KB at 10,000
+# episodes. A longer line is read on, twice as much again each time.
+FIRST_LINE_BYTES = 256 * 1024
+MAX_LINE_READS = 4  # times the first line is read again when a commit replaced the catalog meanwhile
 PAGE_READERS = 8  # frozen pages read at once: a whole show of 100,000 episodes is 1,000 of them
 PAGES_AHEAD = 2 * PAGE_READERS  # pages read, or being read, before the reader asks for them
 
@@ -61,8 +65,41 @@ class SourceBucket:
         """The show's nearby index (`catalog.nearby_index`), as `read_catalog` reads the catalog."""
         return self._read_held(nearby_index_key(show), held_etag)
 
-    def _read_held(self, key: str, held_etag: str | None) -> Stored | None:
-        options = {"IfNoneMatch": held_etag} if held_etag else {}
+    def read_first_line(self, show: str, held_etag: str | None = None) -> Stored | None:
+        """The first line of the show's catalog, read by range: its nearby index (`catalog.layout`),
+        or the start of a catalog an earlier podpages stored; None when it has none. As `read_catalog`
+        reads the catalog, given the ETag of a copy the caller holds. A line longer than the first
+        read is read on, from the same version of the object: from another, it is read again."""
+        key = catalog_key(show)
+        for _attempt in range(MAX_LINE_READS):
+            stored = self._read_held(key, held_etag, Range=f"bytes=0-{FIRST_LINE_BYTES - 1}")
+            if stored is None:
+                return None
+            body, wanted = stored.body, FIRST_LINE_BYTES
+            while b"\n" not in body and len(body) == wanted:  # a longer line, and more of the object
+                if (more := self._read_on(key, len(body), stored.etag)) is None:
+                    break
+                body, wanted = body + more, 2 * len(body)
+            else:
+                return Stored(body.split(b"\n", 1)[0], stored.etag)
+        raise CatalogConflict(show)
+
+    def _read_on(self, key: str, start: int, etag: str) -> bytes | None:
+        """As many bytes again as `start`, from there, of the object while it has `etag`: b"" past
+        its end; None once it is replaced."""
+        try:
+            stored = read_stored(self.client, self.name, key, Range=f"bytes={start}-{2 * start - 1}", IfMatch=etag)
+        except ClientError as error:
+            if error_code(error) == "InvalidRange":
+                return b""
+            if lost_race(error):
+                return None
+            raise
+        return None if stored is None else stored.body
+
+    def _read_held(self, key: str, held_etag: str | None, **options: str) -> Stored | None:
+        if held_etag:
+            options["IfNoneMatch"] = held_etag
         try:
             return read_stored(self.client, self.name, key, **options)
         except ClientError as error:
@@ -139,15 +176,6 @@ class SourceBucket:
         names = {key.removeprefix(CATALOG_PREFIX).removesuffix(".json") for key, _ in self._list(CATALOG_PREFIX)}
         return {name for name in names if is_slug(name)}
 
-    def write_nearby_index(self, show: str, body: bytes | None) -> None:
-        """The show's nearby index, or none (None) once the show publishes nothing. Under the
-        show's lease, so no other publish writes it meanwhile."""
-        key = nearby_index_key(show)
-        if body is None:
-            self.client.delete_object(Bucket=self.name, Key=key)
-        else:
-            self.client.put_object(Bucket=self.name, Key=key, Body=body, ContentType="application/json")
-
     def read_nearby_part(self, show: str, number: int, page: NearbyPage) -> bytes | None:
         """A frozen page's part of the show's nearby index, as the index names it: the head of the
         page's object, read by range, or an object of its own (an index of version 2); None once a
@@ -219,7 +247,7 @@ def catalog_page_key(show: str, name: str) -> str:
 
 
 def nearby_part_key(show: str, page: int, digest: str) -> str:
-    return f"{CATALOG_PREFIX}{show}/nearby-{page}-{digest}.json"
+    return catalog_page_key(show, part_key_name(page, digest))
 
 
 def lease_key(show: str) -> str:
