@@ -131,12 +131,14 @@ def page_key_name(page: int, digest: str) -> str:
 
 
 def named_by(index: StoredNearbyIndex) -> set[str]:
-    """The objects in the show's folder that a nearby index names: the frozen pages whose objects
-    hold its parts, or its parts apart, as a nearby index of version 2 names them."""
-    return {
-        page_key_name(number, page.page) if page.head else part_key_name(number, page.digest)
-        for number, page in enumerate(index["pages"], 1)
-    }
+    """The objects in the show's folder that a nearby index names (`part_holder_name`)."""
+    return {part_holder_name(number, page) for number, page in enumerate(index["pages"], 1)}
+
+
+def part_holder_name(number: int, page: NearbyPage) -> str:
+    """The object in the show's folder that holds frozen page `number`'s part of the nearby index:
+    the page's own, at its head; or the part's own, as a nearby index of version 2 names it."""
+    return page_key_name(number, page.page) if page.head else part_key_name(number, page.digest)
 
 
 def part_key_name(page: int, digest: str) -> str:

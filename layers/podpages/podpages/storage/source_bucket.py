@@ -9,7 +9,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from podpages.catalog.stored import NearbyPage, page_key_name, part_key_name
+from podpages.catalog.stored import NearbyPage, part_holder_name
 from podpages.contract.source_keys import CATALOG_PREFIX, ERRORS_PREFIX, LEASES_PREFIX, MAX_DOCUMENT_BYTES, is_slug
 from podpages.errors import CatalogConflict
 from podpages.storage.error_reports import ErrorReport, error_report_key
@@ -180,11 +180,8 @@ class SourceBucket:
         """A frozen page's part of the show's nearby index, as the index names it: the head of the
         page's object, read by range, or an object of its own (an index of version 2); None once a
         newer index no longer names it."""
-        if not page.head:
-            stored = read_stored(self.client, self.name, nearby_part_key(show, number, page.digest))
-        else:
-            key = catalog_page_key(show, page_key_name(number, page.page))
-            stored = read_stored(self.client, self.name, key, Range=f"bytes=0-{page.head - 1}")
+        ranged = {"Range": f"bytes=0-{page.head - 1}"} if page.head else {}
+        stored = read_stored(self.client, self.name, catalog_page_key(show, part_holder_name(number, page)), **ranged)
         return None if stored is None else stored.body
 
     def write_error_report(self, report: ErrorReport) -> None:
@@ -244,10 +241,6 @@ def nearby_index_key(show: str) -> str:
 
 def catalog_page_key(show: str, name: str) -> str:
     return f"{CATALOG_PREFIX}{show}/{name}"
-
-
-def nearby_part_key(show: str, page: int, digest: str) -> str:
-    return catalog_page_key(show, part_key_name(page, digest))
 
 
 def lease_key(show: str) -> str:
