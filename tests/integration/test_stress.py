@@ -20,7 +20,12 @@ SEEDS = [int(seed) for seed in os.environ.get("PODPAGES_STRESS_SEEDS", "20261130
 SHOWS = [f"show-{number}" for number in range(10)]
 SLUGS = [f"ep-{number:02d}" for number in range(30)]
 WORKERS = 8
-LEASE_SECONDS = 10  # short, so that a lease lost to an injected fault expires within the run
+# As in production, a worker waits for a busy show for less than its invocation may run, and its
+# invocation runs for less than its lease lasts; only shorter, so that a lease lost to an injected
+# fault expires within the run.
+LEASE_SECONDS = 20
+TIMEOUT_SECONDS = 15
+WAIT_SECONDS = 4
 
 
 def depth(stack, queue_url: str) -> int:
@@ -57,14 +62,22 @@ def run(stack, tmp_path, seed: int, operations: int, fault_rate: float) -> tuple
     stack.discard_pending()
     # Every version of every feed is kept, so that no transient regression can go unseen.
     stack.s3.put_bucket_versioning(Bucket=stack.site, VersioningConfiguration={"Status": "Enabled"})
-    # As in the template, a batch stays invisible for longer than a worker may wait for a lease.
-    stack.sqs.set_queue_attributes(QueueUrl=stack.queue_url, Attributes={"VisibilityTimeout": "60"})
+    # A batch stays invisible for longer than the function may run (the template gives 6 times as long).
+    visibility = str(2 * TIMEOUT_SECONDS)
+    stack.sqs.set_queue_attributes(QueueUrl=stack.queue_url, Attributes={"VisibilityTimeout": visibility})
     history = History(stack, rng)
     reader = Reader(stack, history, default_guids(SHOWS, SLUGS))
     stop_reading = threading.Event()
     reading = threading.Thread(target=reader.run, args=(stop_reading,), daemon=True)
     plan = WorkerPlan(
-        stack.s3.meta.endpoint_url, stack.queue_url, stack.settings.site_url, fault_rate, seed, LEASE_SECONDS
+        stack.s3.meta.endpoint_url,
+        stack.queue_url,
+        stack.settings.site_url,
+        fault_rate,
+        seed,
+        LEASE_SECONDS,
+        TIMEOUT_SECONDS,
+        WAIT_SECONDS,
     )
     with Workers(WORKERS, plan) as workers:
         reading.start()
@@ -87,6 +100,7 @@ def run(stack, tmp_path, seed: int, operations: int, fault_rate: float) -> tuple
     stop_reading.set()
     reading.join(timeout=60)
     reader.read_once()  # and once more, at rest
+    print(f"invocations timed out: {workers.timeouts}, of {workers.started} workers started")
     return history, reader, workers
 
 

@@ -2,8 +2,11 @@
 concurrent invocations in separate containers), S3 faults injected into their calls, a history of
 uploads with the sequencers S3 would give them, and a reader that polls the site meanwhile."""
 
+import dataclasses
+import functools
 import json
 import multiprocessing
+import os
 import random
 import threading
 import time
@@ -26,6 +29,9 @@ FAULTS = ("500 InternalError", "503 SlowDown", "timeout", "reset")
 # ---------------------------------------------------------------- workers
 
 
+TIMED_OUT = 124  # the exit status of a worker ended by its invocation's timeout
+
+
 @dataclass(frozen=True)
 class WorkerPlan:
     endpoint: str
@@ -34,50 +40,103 @@ class WorkerPlan:
     fault_rate: float  # the share of S3 requests (attempts) that fail
     seed: int
     lease_seconds: float
+    timeout_seconds: float  # an invocation's, shorter than the lease, as RenderFunction's is
+    wait_seconds: float  # for a busy show's lease, shorter than the timeout, as in production
 
 
 def run_worker(plan: WorkerPlan, stop, counts) -> None:
-    """One render function container: poll the queue until told to stop."""
+    """One render function container: poll the queue until told to stop, or until an invocation
+    outlives its timeout, when Lambda ends the container and its batch comes back to the queue
+    after the visibility timeout. So no holder outlives its lease, here as on Lambda."""
     import podpages.publish.show_lease
 
-    # A lease lost to an injected failure would otherwise block its show for 90 s.
+    # A lease lost to an injected failure would otherwise block its show for 150 s.
     podpages.publish.show_lease.LEASE_SECONDS = plan.lease_seconds
     render = load_functions(plan.site_url, local_environment(plan.endpoint), names=("RenderFunction",))[
         "RenderFunction"
     ]
+    render.module.publisher.lease = functools.partial(podpages.publish.show_lease.show_lease, wait=plan.wait_seconds)
     injector = FaultInjector(random.Random(plan.seed), plan.fault_rate)
     if plan.fault_rate:
         injector.attach(render.module.s3)
-    mapping = EventSourceMapping(local_client("sqs", plan.endpoint), plan.queue_url, render, retry_at_once=True)
+    timeout = InvocationTimeout(plan.timeout_seconds)
+    mapping = EventSourceMapping(
+        local_client("sqs", plan.endpoint), plan.queue_url, timeout(render), retry_at_once=True
+    )
     while not stop.is_set():
+        reported = injector.calls, injector.injected
         mapping.poll(wait_seconds=1)
-    with counts.get_lock():
-        counts[0] += injector.calls
-        counts[1] += injector.injected
+        with counts.get_lock():
+            counts[0] += injector.calls - reported[0]
+            counts[1] += injector.injected - reported[1]
+
+
+class InvocationTimeout:
+    """Ends the worker's process, from a watchdog thread, once an invocation has run longer than
+    `seconds`: whatever it had not yet sent is never sent."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.started: float | None = None
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def __call__(self, handler):
+        def timed(event):
+            self.started = time.monotonic()
+            try:
+                return handler(event)
+            finally:
+                self.started = None
+
+        return timed
+
+    def _watch(self) -> None:
+        while True:
+            started = self.started
+            if started is not None and time.monotonic() - started > self.seconds:
+                os._exit(TIMED_OUT)
+            time.sleep(0.05)
 
 
 class Workers:
-    """`count` render workers in their own processes, started and stopped together."""
+    """`count` render workers in their own processes, started and stopped together. A worker
+    ended by its invocation's timeout is replaced, as Lambda starts a new container."""
 
     def __init__(self, count: int, plan: WorkerPlan):
-        context = multiprocessing.get_context("spawn")
-        self.stop = context.Event()
-        self.counts = context.Array("l", [0, 0])  # S3 requests seen, faults injected
-        self.processes = [
-            context.Process(
-                target=run_worker,
-                args=(WorkerPlan(**{**plan.__dict__, "seed": plan.seed * 100 + number}), self.stop, self.counts),
-            )
-            for number in range(count)
-        ]
+        self.context = multiprocessing.get_context("spawn")
+        self.plan = plan
+        self.stop = self.context.Event()
+        self.counts = self.context.Array("l", [0, 0])  # S3 requests seen, faults injected
+        self.count = count
+        self.started = 0
+        self.timeouts = 0
+        self.processes: list = []
+        self.supervising = threading.Thread(target=self._supervise, daemon=True)
+
+    def _start(self):
+        seed = self.plan.seed * 1000 + self.started
+        self.started += 1
+        process = self.context.Process(
+            target=run_worker, args=(dataclasses.replace(self.plan, seed=seed), self.stop, self.counts)
+        )
+        process.start()
+        return process
+
+    def _supervise(self) -> None:
+        while not self.stop.wait(0.2):
+            for index, process in enumerate(self.processes):
+                if process.exitcode == TIMED_OUT:
+                    self.timeouts += 1
+                    self.processes[index] = self._start()
 
     def __enter__(self) -> "Workers":
-        for process in self.processes:
-            process.start()
+        self.processes = [self._start() for _number in range(self.count)]
+        self.supervising.start()
         return self
 
     def __exit__(self, *exc_info) -> None:
         self.stop.set()
+        self.supervising.join()
         for process in self.processes:
             process.join(timeout=60)
             if process.is_alive():
