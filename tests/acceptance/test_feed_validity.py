@@ -1,14 +1,18 @@
 """Every show's feed, fetched over HTTP from the local stack, checked tag by tag: each podcast:* tag
 against the podcast namespace's XML Schema, Apple's required tags, and the inline chapters as gPodder's
-podcastparser reads them."""
+podcastparser reads them. The feed's RFC 5005 archives pass the same audits, in a render of the same
+catalogue whose feeds are short enough to have archives."""
 
 import io
+from pathlib import Path
 
+import feedparser
 import podcastparser
 import pytest
 from lxml import etree
 
 from podpages import site_paths
+from podpages.cli.main import main
 from support.feeds import APPLE_CHANNEL, APPLE_ITEM, NS
 from support.podcast_namespace import podcast_elements, schema_errors
 
@@ -47,3 +51,46 @@ def test_gpodder_reads_each_episodes_chapters_from_the_feed(site, feeds):
             with_chapters += bool(expected)
     if not with_chapters:
         pytest.skip("the catalogue has no episode with chapters")
+
+
+ARCHIVED_SITE = "https://podcasts.example.com"
+ARCHIVED_FEED_ITEMS = 4  # the catalogue's longest show runs to several archive documents of 4
+
+
+def archive_chain(out: Path, show: str) -> list[bytes]:
+    """The show's feed, then each archive document that `prev-archive` leads to, as a reader follows them."""
+    documents, url = [], ARCHIVED_SITE + site_paths.feed(show)
+    while url:
+        assert url.startswith(ARCHIVED_SITE + "/"), url
+        documents.append((out / url.removeprefix(ARCHIVED_SITE + "/")).read_bytes())
+        links = (
+            etree.fromstring(documents[-1]).find("channel").xpath("atom:link[@rel='prev-archive']/@href", namespaces=NS)
+        )
+        url = links[0] if links else None
+    return documents
+
+
+def test_the_feeds_archives_pass_the_feeds_audits_and_hold_every_episode(site, tmp_path):
+    out = tmp_path / "site"
+    arguments = ["--out", str(out), "--site-url", ARCHIVED_SITE, "--feed-max-items", str(ARCHIVED_FEED_ITEMS)]
+    assert main(["render", str(site.catalogue), *arguments]) == 0
+
+    archives = 0
+    for catalog in site.catalogs:
+        chain = archive_chain(out, catalog.show)
+        archives += len(chain) - 1
+        for body in chain[1:]:
+            assert schema_errors(body) == [], catalog.show
+            assert not feedparser.parse(body).bozo, catalog.show
+            channel = etree.fromstring(body).find("channel")
+            for path in APPLE_CHANNEL:
+                assert channel.xpath(path, namespaces=NS), (catalog.show, path)
+            for item in channel.iter("item"):
+                for path in APPLE_ITEM:
+                    assert item.xpath(path, namespaces=NS), (catalog.show, item.findtext("title"), path)
+        found = [etree.fromstring(body).xpath("channel/item/guid/text()") for body in chain]
+        assert all(len(set(guids)) == len(guids) for guids in found), catalog.show
+        # The archives hold every episode, the newest too, which the feed holds as well.
+        assert set().union(*found) == {entry.guid for entry in catalog.episodes}, catalog.show
+    if not archives:
+        pytest.skip(f"no show of the catalogue has more than {ARCHIVED_FEED_ITEMS} episodes")
