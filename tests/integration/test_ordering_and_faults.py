@@ -176,6 +176,40 @@ def test_a_lost_commit_race_folds_again_and_loses_neither_publish(stack, tmp_pat
     assert stack.site_objects() == stack.from_scratch(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("key", "body"),
+    [
+        ("episodes/daily/gone.json", json.dumps(episode_document("Gone", "2026-01-05T09:00:00Z"))),
+        ("episodes/daily/e01.vtt", "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nGone too.\n"),
+        ("shows/daily.json", json.dumps(show_document("Gone as well"))),
+    ],
+)
+def test_an_upload_read_before_its_delete_was_published_is_not_published_after_it(
+    stack, tmp_path, render_function, key, body
+):
+    # Given a show, and an upload that an invocation reads and then holds, waiting for the show's lease
+    stack.upload("episodes/daily/e01.json", json.dumps(episode_document("E1", "2026-01-01T09:00:00Z")))
+    stack.deliver()
+    stack.upload(key, body)
+    stack.discard_pending()
+    publisher = render_function.publisher
+    (put,) = upload_events(notification(key, "00000000000000A0"))
+    held = publisher.read(put)
+    assert held is not None
+
+    # When the upload is deleted, and another invocation publishes its delete first, finding nothing
+    # to remove, and then the first publishes what it read
+    stack.remove(key)
+    stack.discard_pending()
+    (removed,) = upload_events(notification(key, "00000000000000B0", removed=True))
+    publisher.publish([publisher.read(removed)])
+    publisher.publish([held])
+
+    # Then nothing of the deleted upload is published
+    assert not stack.catalogs()["daily"].holds(held.change.source)
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
 def test_two_shows_appearing_at_once_both_reach_the_sitemap_index(stack, render_function, local_aws):
     stack.upload("episodes/first/one.json", json.dumps(episode_document("First")))
     stack.upload("episodes/second/one.json", json.dumps(episode_document("Second")))

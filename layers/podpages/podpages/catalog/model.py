@@ -46,6 +46,7 @@ from podpages.contract.fields import since_v2
 from podpages.contract.persons import Person
 from podpages.contract.serial import serial_problems
 from podpages.contract.soundbites import Soundbite
+from podpages.contract.source_keys import Kind, SourceKey
 from podpages.errors import ContractError, PodpagesError, Problem
 from podpages.excerpt import excerpt
 
@@ -517,6 +518,15 @@ class Catalog(BaseModel):
         if not gap_at:
             raise NotLoaded(f"a change to {self.show!r} leaves no episode it holds before its frozen pages not read")
         return gap_at
+
+    def holds(self, source: SourceKey) -> bool:
+        """Whether the catalog holds what an upload of `source` publishes: the show's document, an
+        episode, or a companion transcript."""
+        if source.kind is Kind.SHOW:
+            return self.document is not None
+        if source.kind is Kind.TRANSCRIPT:
+            return self._companion_record(source.episode_slug, source.format) is not None
+        return self.entry(source.episode_slug) is not None
 
     def _companion_record(self, slug: str, format: str) -> Companion | None:
         return next((c for c in self.companions if c.slug == slug and c.format == format), None)

@@ -141,6 +141,10 @@ class Publisher:
         changes = [read.change for read in reads]
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes)
+            if gone := self.gone_since_read(held.catalog, update.applied):
+                logger.info("event ignored: upload gone before it was published", keys=sorted(gone))
+                changes = [change for change in changes if is_removal(change) or change.source.key not in gone]
+                held, update = self.fold_into(show, changes)
             before = held.catalog
             written |= update.refresh
             self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
@@ -174,6 +178,15 @@ class Publisher:
         published = sum(isinstance(change, EpisodePut) for change in update.applied)
         metrics.add_metric(name="EpisodesPublished", unit=MetricUnit.Count, value=published)
         logger.info("show published", show=show, changes=len(reads), pages=len(written.episodes))
+
+    def gone_since_read(self, before: Catalog, applied: list[Change]) -> set[str]:
+        """The keys of the puts in `applied` that add what `before` did not hold, whose uploads are
+        gone. Each was read before the show's lease was taken, and the upload's delete may have been
+        published since, finding nothing to remove: the put would bring back what was deleted. A put
+        that replaces what the catalog holds needs no look, since that delete would have removed it;
+        and a delete after the look is published after this publish, under the same lease."""
+        added = {change.source.key for change in applied if not is_removal(change) and not before.holds(change.source)}
+        return added - self.source.uploads_present(added)
 
     def fold_into(self, show: str, changes: list[Change]) -> tuple[HeldCatalog, ShowUpdate]:
         """The show's catalog as read for `changes`, and `changes` folded into it. It is read as

@@ -52,6 +52,24 @@ class SourceBucket:
             raise
         return None if response is None else bytes(response["Body"].read())
 
+    def uploads_present(self, keys: Iterable[str]) -> set[str]:
+        """Those of `keys` whose upload is in the bucket now, asked a few at a time."""
+        asked = sorted(set(keys))
+        if not asked:
+            return set()
+        with ThreadPoolExecutor(max_workers=PAGE_READERS) as askers:
+            present = list(askers.map(self._holds_upload, asked))
+        return {key for key, there in zip(asked, present, strict=True) if there}
+
+    def _holds_upload(self, key: str) -> bool:
+        try:
+            self.client.head_object(Bucket=self.name, Key=key)
+        except ClientError as error:
+            if error_code(error) in ("404", "NoSuchKey"):
+                return False
+            raise
+        return True
+
     def read_catalog(self, show: str, held_etag: str | None = None) -> Stored | None:
         """The show's catalog as stored, or None when it has none. Given the ETag of a copy the
         caller holds, an unchanged catalog is not sent again: `Unchanged` is raised instead."""
