@@ -33,6 +33,16 @@ def test_an_upload_is_read_up_to_one_byte_past_the_limit(s3, source):
     assert len(source.read_upload("episodes/s/big.json")) == MAX_DOCUMENT_BYTES + 1
 
 
+def test_uploads_present_are_those_of_the_keys_asked_that_the_bucket_holds_now(s3, source):
+    for key in ("episodes/s/here.json", "episodes/s/here.vtt", "shows/s.json"):
+        s3.put_object(Bucket="source-bucket", Key=key, Body=b"{}")
+    s3.delete_object(Bucket="source-bucket", Key="shows/s.json")
+
+    asked = ["episodes/s/here.json", "episodes/s/here.vtt", "episodes/s/gone.json", "shows/s.json"]
+    assert source.uploads_present(asked) == {"episodes/s/here.json", "episodes/s/here.vtt"}
+    assert source.uploads_present([]) == set()
+
+
 def stored_catalog(source, show: str = "daily") -> tuple[Catalog | None, str | None]:
     stored = source.read_catalog(show)
     return (Catalog.model_validate_json(stored.body), stored.etag) if stored else (None, None)
