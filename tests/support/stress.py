@@ -207,7 +207,7 @@ class History:
     sequencer: int = 0x1000_0000
     pending: list[dict] = field(default_factory=list)  # not sent yet
     deferred: list[dict] = field(default_factory=list)  # sent once, to be sent again
-    deleted_at: dict[tuple[str, str], float] = field(default_factory=dict)  # (show, slug) -> wall clock
+    deleted_at: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # (show, slug) -> wall clocks
     puts: int = 0
 
     def put_episode(self, show: str, slug: str, version: int) -> None:
@@ -221,8 +221,13 @@ class History:
         self._record(f"shows/{show}.json", json.dumps(show_document(f"Show {show} v{version}")))
 
     def delete_episode(self, show: str, slug: str) -> None:
-        self.deleted_at[(show, slug)] = time.time()
+        self.deleted_at.setdefault((show, slug), []).append(time.time())
         self._record(f"episodes/{show}/{slug}.json", None)
+
+    def deleted_before(self, episode: tuple[str, str] | None, moment: float) -> bool:
+        """Whether one of the episode's deletes (a key may be deleted, uploaded again and deleted
+        again) came before `moment`."""
+        return any(deleted <= moment for deleted in self.deleted_at.get(episode, [])) if episode else False
 
     def _record(self, key: str, body: str | None) -> None:
         self.sequencer += self.rng.randint(1, 64)
@@ -296,8 +301,7 @@ class Reader:
         now = set(channel.xpath("item/guid/text()"))
         for guid in self.seen.get(show, set()) - now:
             episode = self.guids.get(guid)
-            deleted = self.history.deleted_at.get(episode) if episode else None
-            if deleted is None or deleted > read_at:
+            if not self.history.deleted_before(episode, read_at):
                 self.problems.append(f"{key}: {episode or guid} vanished from the feed without being deleted")
         self.seen[show] = now
 
@@ -328,8 +332,7 @@ def feed_history_problems(stack, history: History, guids: dict[str, tuple[str, s
                 now = set()  # a delete marker: the show was unpublished
             written = item["LastModified"].timestamp() + 1
             for guid in before - now:
-                deleted = history.deleted_at.get(guids.get(guid))
-                if deleted is None or deleted > written:
+                if not history.deleted_before(guids.get(guid), written):
                     problems.append(
                         f"{key} version {item['VersionId']}: {guids.get(guid, guid)} left before its delete"
                     )
