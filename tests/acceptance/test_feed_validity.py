@@ -30,14 +30,21 @@ def test_every_podcast_tag_of_every_feed_is_valid_by_the_namespaces_schema(site,
         assert schema_errors(body) == [], catalog.show
 
 
+def missing_apple_tags(body: bytes) -> list[tuple[str | None, str]]:
+    """The tags Apple requires that the feed document lacks: (None, path) for the channel's, (the
+    item's title, path) for an item's."""
+    channel = etree.fromstring(body).find("channel")
+    missing: list[tuple[str | None, str]] = [
+        (None, path) for path in APPLE_CHANNEL if not channel.xpath(path, namespaces=NS)
+    ]
+    for item in channel.iter("item"):
+        missing += [(item.findtext("title"), path) for path in APPLE_ITEM if not item.xpath(path, namespaces=NS)]
+    return missing
+
+
 def test_every_feed_has_the_tags_apple_requires(site, feeds):
     for catalog in site.catalogs:
-        channel = etree.fromstring(feeds[catalog.show]).find("channel")
-        for path in APPLE_CHANNEL:
-            assert channel.xpath(path, namespaces=NS), (catalog.show, path)
-        for item in channel.iter("item"):
-            for path in APPLE_ITEM:
-                assert item.xpath(path, namespaces=NS), (catalog.show, item.findtext("title"), path)
+        assert missing_apple_tags(feeds[catalog.show]) == [], catalog.show
 
 
 def test_gpodder_reads_each_episodes_chapters_from_the_feed(site, feeds):
@@ -82,12 +89,7 @@ def test_the_feeds_archives_pass_the_feeds_audits_and_hold_every_episode(site, t
         for body in chain[1:]:
             assert schema_errors(body) == [], catalog.show
             assert not feedparser.parse(body).bozo, catalog.show
-            channel = etree.fromstring(body).find("channel")
-            for path in APPLE_CHANNEL:
-                assert channel.xpath(path, namespaces=NS), (catalog.show, path)
-            for item in channel.iter("item"):
-                for path in APPLE_ITEM:
-                    assert item.xpath(path, namespaces=NS), (catalog.show, item.findtext("title"), path)
+            assert missing_apple_tags(body) == [], catalog.show
         found = [etree.fromstring(body).xpath("channel/item/guid/text()") for body in chain]
         assert all(len(set(guids)) == len(guids) for guids in found), catalog.show
         # The archives hold every episode, the newest too, which the feed holds as well.
