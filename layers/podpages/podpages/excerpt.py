@@ -22,9 +22,18 @@ def paragraphs(text: str) -> list[str]:
 
 
 def _paragraphs(text: str) -> Iterator[str]:
-    """The paragraphs, each folded only when it is asked for: an excerpt takes the first few of a
-    transcript of up to 100,000 characters."""
-    return (folded for block in _BLANK_LINE.split(text) if (folded := " ".join(block.split())))
+    """The paragraphs, each found and folded only when it is asked for: an excerpt takes the first
+    few of a transcript of up to 100,000 characters."""
+    return (folded for block in _blocks(text) if (folded := " ".join(block.split())))
+
+
+def _blocks(text: str) -> Iterator[str]:
+    """The text between blank lines, as `_BLANK_LINE.split` gives it, one block at a time."""
+    start = 0
+    for blank in _BLANK_LINE.finditer(text):
+        yield text[start : blank.start()]
+        start = blank.end()
+    yield text[start:]
 
 
 def excerpt(transcript: str, limit: int) -> list[str]:

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from podpages.contract.documents import parse_episode, parse_show, transcript_of
+from podpages.contract.plain_text import check_characters
 from podpages.contract.source_keys import parse_source_key
 from podpages.errors import ContractError
 from support.catalogs import episode_document, show_document
@@ -96,6 +97,15 @@ def test_a_repeated_key_is_rejected_naming_it():
     assert fields(raised) == ["title", "audio.type"]
 
 
+def test_a_key_repeated_in_an_object_of_a_list_is_named_by_its_place():
+    body = b'{"title": "One", "chapters": [{"start": "PT0S"}, {"start": "PT1S", "title": "A", "title": "B"}]}'
+
+    with pytest.raises(ContractError) as raised:
+        parse_episode(body)
+
+    assert fields(raised) == ["chapters.1.title"]
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -167,6 +177,25 @@ def test_a_forbidden_character_is_named_with_its_position_whatever_plane_the_tex
         parse_episode(json.dumps(episode_document(summary=text)).encode())
 
     assert fields(raised) == ["summary"]
+
+
+# Every code point the contract forbids: C0 but tab, newline and carriage return; DEL and C1; the
+# surrogates; the noncharacters of every plane.
+FORBIDDEN = [
+    *(chr(code) for code in range(0x20) if chr(code) not in "\t\n\r"),
+    *(chr(code) for code in range(0x7F, 0xA0)),
+    *(chr(code) for code in range(0xD800, 0xE000)),
+    *(chr(code) for code in range(0xFDD0, 0xFDF0)),
+    *(chr(plane + last) for plane in range(0, 0x110000, 0x10000) for last in (0xFFFE, 0xFFFF)),
+]
+
+
+@pytest.mark.parametrize("around", ["plain {} text", "lines\n{}\nof text", "café\n\n{} ☕"])
+def test_every_forbidden_character_is_caught_in_plain_text_of_one_line_or_many(around):
+    # Most text takes a quicker test than the search that names the character: none may slip past it.
+    for character in FORBIDDEN:
+        with pytest.raises(ValueError, match=f"U\\+{ord(character):04X}"):
+            check_characters(around.format(character))
 
 
 @pytest.mark.parametrize("text", ["plain ASCII", "café, naïve — “quoted”", "headphones \U0001f3a7 and \U00010000"])
