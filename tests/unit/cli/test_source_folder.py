@@ -50,6 +50,29 @@ def test_a_folder_with_two_episodes_of_one_guid_renders_the_first_and_reports_th
     assert [(path.name, problem.field) for path, problem in folder.problems] == [("b-second.json", "guid")]
 
 
+def test_a_folder_is_read_show_by_show_its_uploads_alone(tmp_path):
+    # Given two shows whose names sort differently alone and in a path ("a-b/" < "a/"),
+    # each with episodes, a companion transcript and files that are no uploads
+    for show, slug in [("a-b", "z"), ("a", "b-2"), ("a", "b"), ("a-b", "a")]:
+        path = tmp_path / "episodes" / show / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode_document(slug)))
+    (tmp_path / "episodes" / "a" / "b.vtt").write_text("WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n")
+    (tmp_path / "episodes" / "a" / "notes.txt").write_text("not an upload")
+    (tmp_path / "episodes" / "stray.json").write_text("{}")  # not in a show's folder
+
+    # When the folder is read for a from-scratch render
+    folder = read_source_folder(tmp_path, SETTINGS)
+
+    # Then each show holds its episodes, the companion is read, nothing else is, and nothing is refused
+    assert {show: [entry.slug for entry in catalog.episodes] for show, catalog in folder.catalogs.items()} == {
+        "a": ["b", "b-2"],
+        "a-b": ["a", "z"],
+    }
+    assert [companion.slug for companion in folder.catalogs["a"].companions] == ["b"]
+    assert folder.problems == []
+
+
 def test_an_episode_file_is_read_with_a_buffer_of_its_own_size_not_the_limit(tmp_path):
     # Given a 3 KB episode file
     path = tmp_path / "episodes" / "show" / "small.json"

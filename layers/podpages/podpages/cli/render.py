@@ -57,17 +57,18 @@ def _render_site(
     global _render
     _render = Render(source, settings, site)
     written = 0
-    with worker_map(workers) as run:
+    with worker_map(workers, one_at_a_time=True) as run:
         for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
             refresh = everything(catalog, settings.feed_max_items)
             listings = all_listings(catalog, settings.feed_max_items)
             # The show page, sitemaps and feed first, as a task of their own: one worker takes them
-            # while the others begin on the year archives, the feed's archives and the pages.
+            # while the others begin on the pages. The runs of pages, the longest, come before the
+            # feed's archives and the year archives, so that the workers end on short runs, together.
             tasks = [replace(listings, years=set(), archives=set())]
             years, archives = sorted(listings.years), sorted(listings.archives)
-            tasks += [Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)]
-            tasks += [Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)]
             tasks += [part(refresh, slugs) for slugs in runs(sorted(refresh.episodes), workers, EPISODES_PER_RUN)]
+            tasks += [Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)]
+            tasks += [Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)]
             written += sum(run(_write, [(show, task) for task in tasks]))
             say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
     plan = site_plan(

@@ -114,8 +114,7 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
     companions: dict[str, list[Companion]] = {}
     guids: dict[str, dict[str, str]] = {}  # show -> guid -> the slug that has it
     documents: dict[str, Show] = {}
-    episodes = sorted(path for path in (root / "episodes").glob("*/*") if path.suffix in UPLOAD_SUFFIXES)
-    files = [*sorted((root / "shows").glob("*.json")), *episodes]
+    files = [*sorted((root / "shows").glob("*.json")), *_episode_uploads(root / "episodes")]
     reads = run(partial(_read_or_refuse, excerpt_chars=settings.excerpt_chars), files)
     for path, read in zip(files, reads, strict=True):
         if isinstance(read, tuple):  # refused
@@ -144,6 +143,22 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
             show, documents.get(show), entries.get(show, []), companions.get(show, [])
         )
     return folder
+
+
+def _episode_uploads(folder: Path) -> list[Path]:
+    """The uploads in each show's folder, show by show, each show's in name order: what
+    `folder.glob("*/*")` finds with an upload's suffix, listed by `os.scandir`, since globbing and
+    sorting the paths took 90 ms of a render of 10,000 episodes, before any worker could start."""
+    try:
+        shows = sorted((entry for entry in os.scandir(folder) if entry.is_dir()), key=lambda entry: entry.name)
+    except FileNotFoundError:
+        return []
+    return [
+        Path(show.path, name)
+        for show in shows
+        for name in sorted(os.listdir(show.path))
+        if os.path.splitext(name)[1] in UPLOAD_SUFFIXES
+    ]
 
 
 @dataclass(frozen=True)
