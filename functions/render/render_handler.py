@@ -39,7 +39,7 @@ publisher = Publisher(
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse | dict[str, Any]:
-    return handle_render_event(event, publisher)
+    return handle_render_event(event, publisher, lambda: context.get_remaining_time_in_millis() / 1000)
 
 
 gc.enable()

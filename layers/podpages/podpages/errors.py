@@ -42,6 +42,10 @@ class ShowBusy(PodpagesError):
     """Another invocation holds the show's lease for longer than we wait; the work is retried later."""
 
 
+class OutOfTime(PodpagesError):
+    """Too little of the invocation is left to start a show's publish; the work is retried later."""
+
+
 class InvalidRequest(ProblemsError):
     """An API request names something that cannot exist: a malformed slug, a `limit` out of range."""
 

@@ -2,6 +2,7 @@
 `sam local invoke --env-vars events/env.json` would give them, pointed at the local endpoint."""
 
 import os
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,18 +25,23 @@ class LambdaContext:
     memory_limit_in_mb: int = 1024
     invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:RenderFunction"
     aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    timeout_seconds: float = 120  # RenderFunction's: the function's `Timeout` in template.yaml
+    started: float = field(default_factory=lambda: time.monotonic())
 
     def get_remaining_time_in_millis(self) -> int:
-        return 60_000
+        """What is left of the invocation's timeout, counted from when the context was made."""
+        return max(0, round((self.started + self.timeout_seconds - time.monotonic()) * 1000))
 
 
 @dataclass
 class LocalFunction:
     name: str
     module: ModuleType
+    timeout_seconds: float  # its `Timeout` in template.yaml
 
     def __call__(self, event: dict[str, Any]) -> dict[str, Any]:
-        response: dict[str, Any] = self.module.lambda_handler(event, LambdaContext(function_name=self.name))
+        context = LambdaContext(function_name=self.name, timeout_seconds=self.timeout_seconds)
+        response: dict[str, Any] = self.module.lambda_handler(event, context)
         return response
 
 
@@ -52,4 +58,10 @@ def load_functions(
     for name in names:
         environment |= template.function_environment(name)
     os.environ.update(environment | {"SITE_URL": site_url} | aws_environment | (buckets or {}))
-    return {name: LocalFunction(name, template.load_handler(name)[1]) for name in names}
+    return {name: LocalFunction(name, template.load_handler(name)[1], _timeout(name)) for name in names}
+
+
+def _timeout(function: str) -> float:
+    """The function's `Timeout` in template.yaml, in seconds."""
+    seconds: float = template.properties(function)["Timeout"]
+    return seconds
