@@ -164,6 +164,24 @@ def test_a_failure_is_raised_for_api_gateway_to_answer_a_bare_500(stack, nearby,
     assert "NoSuchBucket" in str(raised.value)
 
 
+def test_a_commit_that_leaves_the_listing_as_it_was_leaves_its_etag(stack, nearby):
+    # Given a listing fetched, then a new summary for its episode, which no listing shows
+    publish_examples(stack)
+    before = nearby(load_event("http-nearby.json"))
+    catalog_before = stack.s3.head_object(Bucket=stack.source, Key="catalog/pytorch.json")["ETag"]
+    seed = json.loads((EXAMPLES / "episodes" / "pytorch" / f"{SEED}.json").read_text())
+    stack.upload(f"episodes/pytorch/{SEED}.json", json.dumps(seed | {"summary": "A summary written anew."}))
+    stack.deliver()
+
+    # When a cache revalidates it after the catalog is read again
+    nearby.clock.now += REVALIDATE_AFTER
+    after = nearby(nearby_request("pytorch", SEED, {"limit": "8"}, {"if-none-match": before["headers"]["ETag"]}))
+
+    # Then the catalog changed, the listing did not, and the answer is a 304
+    assert stack.s3.head_object(Bucket=stack.source, Key="catalog/pytorch.json")["ETag"] != catalog_before
+    assert (after["statusCode"], after["headers"]["ETag"]) == (304, before["headers"]["ETag"])
+
+
 def test_a_publish_shows_up_after_the_revalidation_interval_at_one_conditional_get(stack, nearby):
     publish_examples(stack)
     before = nearby(load_event("http-nearby.json"))

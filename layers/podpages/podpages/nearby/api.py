@@ -46,15 +46,15 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
             event.headers.get("accept"),
             settings.nearby_count,
         )
-        index, revision = catalogs.listing(request.show, request.episode, request.limit)
-        etag = request.etag(revision, settings.site_url)
-        headers = CORS | {"ETag": etag, "Cache-Control": LISTING_CACHE, "Vary": "Accept"}
-        if _matches(event.headers.get("if-none-match"), etag):
-            return Response(HTTPStatus.NOT_MODIFIED.value, body="", headers=headers)
+        index, _revision = catalogs.listing(request.show, request.episode, request.limit)
         if request.format == "html":
             body = listing.as_html(index, request.episode, request.limit, settings.site_url)
         else:
             body = json.dumps(listing.as_json(index, request.episode, request.limit, settings.site_url))
+        etag = request.etag(body)
+        headers = CORS | {"ETag": etag, "Cache-Control": LISTING_CACHE, "Vary": "Accept"}
+        if _matches(event.headers.get("if-none-match"), etag):
+            return Response(HTTPStatus.NOT_MODIFIED.value, body="", headers=headers)
         return Response(HTTPStatus.OK.value, CONTENT_TYPES[request.format], body, headers)
 
     @app.exception_handler(InvalidRequest)

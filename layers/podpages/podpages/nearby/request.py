@@ -44,10 +44,14 @@ class NearbyRequest:
             raise InvalidRequest(problems)
         return cls(show, episode, limit, format)
 
-    def etag(self, revision: str, site_url: str) -> str:
-        """A strong validator: it changes with the catalog's revision and with anything the request chose."""
-        key = "\n".join((revision, site_url, self.show, self.episode, str(self.limit), self.format))
-        return f'"{hashlib.blake2b(key.encode(), digest_size=16).hexdigest()}"'
+    def etag(self, body: str) -> str:
+        """A strong validator: the digest of the response's format and body, which change with
+        everything the request chose and with what of the catalog the listing shows, and only
+        with that. A commit of the show that leaves the listing as it was (a new summary, an
+        episode published far from this one) leaves its ETag, and a revalidation gets a 304."""
+        digest = hashlib.blake2b(self.format.encode(), digest_size=16)
+        digest.update(body.encode(errors="surrogatepass"))
+        return f'"{digest.hexdigest()}"'
 
 
 def _limit(raw: str | None, default: int, problems: list[Problem]) -> int:
