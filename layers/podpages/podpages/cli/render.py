@@ -13,6 +13,7 @@ from pathlib import Path
 
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, everything
+from podpages.cli.allocator import keep_freed_memory
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worker_map
@@ -43,6 +44,7 @@ def render_folder(
     root: Path, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
 ) -> tuple[SourceFolder, int]:
     """Read `root`, render its site into `site`; the folder as read, and how many files were written."""
+    keep_freed_memory()
     with lasting_objects() as made:
         with worker_map(workers) as run:
             source = read_source_folder(root, settings, run)
