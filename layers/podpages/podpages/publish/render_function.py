@@ -33,8 +33,13 @@ SHOW_SECONDS = WAIT_SECONDS + 40
 type SecondsLeft = Callable[[], float]  # how long the invocation has before its timeout
 
 
+def no_timeout() -> float:
+    """The time left of a call that has no timeout: one outside Lambda."""
+    return math.inf
+
+
 def handle_render_event(
-    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft = lambda: math.inf
+    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft = no_timeout
 ) -> PartialItemFailureResponse | dict[str, Any]:
     records = event.get("Records") or []
     # Every event counts its records, so that one which changes nothing (an upload gone when read,
@@ -50,7 +55,7 @@ def handle_render_event(
 
 
 def handle_queue_batch(
-    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft = lambda: math.inf
+    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft = no_timeout
 ) -> PartialItemFailureResponse:
     # A batch whose every message failed (a lone upload whose show stays busy, a rebuild request,
     # which come one at a time) is reported like any other: SQS redelivers what failed. Raising
