@@ -213,7 +213,7 @@ def test_a_listing_past_the_feed_reads_the_parts_it_needs_once(source, gets, ran
     cache = CatalogCache(source, clock=clock)
 
     # When an episode of page 4 is listed twice, and then one of the head
-    index, _revision = cache.listing("daily", "e18", 8)
+    index = cache.listing("daily", "e18", 8)
     cache.listing("daily", "e18", 8)
     cache.listing("daily", "e46", 2)
 
@@ -245,5 +245,5 @@ def test_a_part_replaced_since_the_index_was_read_sends_the_listing_to_the_newer
     )
 
     # Then the listing that needs that part reads the newer index, and answers from it
-    index, _revision = cache.listing("daily", "e08", 2)
+    index = cache.listing("daily", "e08", 2)
     assert [item.title for item in index.nearby("e08", 2)] == ["Episode 9", "Retitled"]

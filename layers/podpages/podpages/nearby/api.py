@@ -46,7 +46,7 @@ def nearby_api(catalogs: CatalogCache, settings: Settings) -> APIGatewayHttpReso
             event.headers.get("accept"),
             settings.nearby_count,
         )
-        index, _revision = catalogs.listing(request.show, request.episode, request.limit)
+        index = catalogs.listing(request.show, request.episode, request.limit)
         if request.format == "html":
             body = listing.as_html(index, request.episode, request.limit, settings.site_url)
         else:

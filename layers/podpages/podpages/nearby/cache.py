@@ -73,12 +73,12 @@ class CatalogCache:
             raise UnknownShow(show)
         return held.index, held.etag
 
-    def listing(self, show: str, slug: str, count: int) -> tuple["CatalogIndex", str]:
+    def listing(self, show: str, slug: str, count: int) -> "CatalogIndex":
         """The show's catalog, with the parts of its nearby index read that the listing of `count`
-        around `slug` needs, and its revision. A part that a newer index replaced since the one held
+        around `slug` needs. A part that a newer index replaced since the one held
         was read is gone: the index is then read again."""
         for attempt in range(MAX_PART_READS):
-            index, revision = self.get(show)
+            index, _revision = self.get(show)
             try:
                 while wanted := index.wanted(slug, count):
                     for number, page in wanted:
@@ -91,7 +91,7 @@ class CatalogCache:
                 self._held.pop(show, None)
                 continue
             index.position(slug)  # an unknown episode is a 404, even to a conditional request
-            return index, revision
+            return index
         raise AssertionError("unreachable")
 
     def _fresh(self, checked: float | None, now: float) -> bool:

@@ -55,7 +55,7 @@ def handle_render_event(
 
 
 def handle_queue_batch(
-    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft = no_timeout
+    event: dict[str, Any], publisher: Publisher, seconds_left: SecondsLeft
 ) -> PartialItemFailureResponse:
     # A batch whose every message failed (a lone upload whose show stays busy, a rebuild request,
     # which come one at a time) is reported like any other: SQS redelivers what failed. Raising
