@@ -193,9 +193,10 @@ def rows(results: dict) -> list[Row]:
             cold["RenderFunction"]["ratio_of_medians"] <= 1.5,
         ),
         Row(
-            "cold import of boto3 and the contract's models alone / boto3 (the render function's floor)",
-            f"{cold['RenderFunction']['contract_ratio_of_medians']:.2f} "
-            f"({cold['RenderFunction']['contract_median_ms']:.0f} ms against "
+            "cold import of the libraries alone that the render function's first event uses, with the "
+            "contract's models / boto3 (its floor)",
+            f"{cold['RenderFunction']['floor_ratio_of_medians']:.2f} "
+            f"({cold['RenderFunction']['floor_median_ms']:.0f} ms against "
             f"{cold['RenderFunction']['boto3_median_ms']:.0f} ms)",
             "",
         ),
