@@ -12,6 +12,7 @@ import statistics
 import sys
 import time
 
+from hugo_compare import bytecode_as_installed
 from publishing import SITE_URL, usage
 from synthetic import workdir, write_catalogue
 
@@ -45,6 +46,7 @@ def render(episodes: int, rounds: int = 1) -> dict:
 
 
 def measure(sizes: tuple[int, ...] = SIZES) -> dict:
+    bytecode_as_installed()
     runs = []
     for episodes in sizes:
         rounds = ROUNDS.get(episodes, 1)
