@@ -16,10 +16,6 @@ class YearCount(BaseModel):
     count: int
     latest: datetime  # the newest `published` of the page's episodes of that year, in UTC
 
-    def plus(self, other: "YearCount") -> "YearCount":
-        """The year's count and newest time over both pages."""
-        return YearCount(count=self.count + other.count, latest=max(self.latest, other.latest))
-
 
 class PageSummary(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
