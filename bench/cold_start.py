@@ -56,8 +56,8 @@ print(time.perf_counter() - start)
 BASELINE = 'import boto3\nboto3.client("s3")'
 # The render function's floor: the libraries its first event uses and the contract's pydantic models,
 # imported and set up as its handler does (the collector off, powertools' batch before pydantic,
-# which would otherwise load powertools' own models too, and botocore's client), with none of
-# podpages' other modules.
+# which would otherwise load powertools' own models too, botocore's client, and the functions' one
+# Logger, Metrics and Tracer), with none of podpages' other modules.
 FLOOR = """
 import gc
 gc.disable()
@@ -66,8 +66,7 @@ from botocore.session import Session
 Session().create_client("s3")
 import feedgen.feed, isodate, jinja2, lxml.etree, markdown_it, nh3, webvtt
 import podpages.contract.documents
-from aws_lambda_powertools import Logger, Metrics, Tracer
-Logger(), Metrics(), Tracer(patch_modules=("botocore",))
+import podpages.observability
 """
 HANDLER_IMPORT = """
 import importlib.util
