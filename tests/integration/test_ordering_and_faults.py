@@ -16,6 +16,7 @@ from podpages.catalog.model import Catalog
 from podpages.cli.source_folder import read_source_folder
 from podpages.publish.publisher import Publisher
 from podpages.publish.upload_events import upload_events
+from podpages.storage import pages_ahead
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 from support.catalogs import episode_document, show_document
@@ -207,6 +208,82 @@ def test_an_upload_read_before_its_delete_was_published_is_not_published_after_i
 
     # Then nothing of the deleted upload is published
     assert not stack.catalogs()["daily"].holds(held.change.source)
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("key", "body", "lost", "ahead", "then"),
+    [
+        (
+            "episodes/daily/gone.json",
+            json.dumps(episode_document("Gone", "2026-01-05T09:00:00Z", transcript="Said, then unsaid.")),
+            "daily/gone/index.html",
+            "daily/gone/transcript.txt",
+            "deleted",
+        ),
+        (
+            "episodes/daily/e01.vtt",
+            "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nSaid, then unsaid.\n",
+            "daily/e01/transcript/index.html",
+            "daily/e01/transcript.vtt",
+            "deleted",
+        ),
+        (
+            "episodes/daily/e01.json",
+            json.dumps(episode_document("E1, renamed", "2026-01-01T09:00:00Z", transcript="Take two.")),
+            "daily/e01/index.html",
+            "daily/e01/transcript.txt",
+            "put back as it was",
+        ),
+    ],
+    ids=["a new episode, deleted", "a companion transcript, deleted", "an edit, put back as it was"],
+)
+def test_files_a_failed_publish_wrote_ahead_of_its_commit_are_set_right_by_the_next_publish(
+    stack, tmp_path, render_function, key, body, lost, ahead, then
+):
+    # Given a show of two episodes, each with a transcript
+    first = json.dumps(episode_document("E1", "2026-01-01T09:00:00Z", transcript="Take one."))
+    stack.upload("episodes/daily/e01.json", first)
+    stack.upload("episodes/daily/e02.json", json.dumps(episode_document("E2", "2026-01-03T09:00:00Z")))
+    stack.deliver()
+
+    # When a publish writes some of an upload's files and fails before its commit
+    stack.upload(key, body)
+    failed = deliver_losing_the_first_put_of(stack, render_function, lost)
+    assert len(failed.failed) == 1
+    assert ahead in stack.keys(stack.site)  # written ahead of the catalog
+    lease = json.loads(stack.read(stack.source, "locks/daily.json"))
+    assert lease["expires"] == 0 and "e01" in lease["ahead"]  # handed over, with what it wrote
+
+    # and the upload is then deleted, or put back as it was, before its redelivery
+    if then == "deleted":
+        stack.remove(key)
+    else:
+        stack.upload(key, first)
+    stack.deliver()
+
+    # Then the site is what the final uploads make of it, and the lease is released
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+    assert stack.keys(stack.source, "locks/") == set()
+
+
+def test_a_failed_show_document_s_pages_too_many_to_list_are_set_right_as_every_page(
+    stack, tmp_path, render_function, monkeypatch
+):
+    monkeypatch.setattr(pages_ahead, "LISTED_AT_MOST", 1)
+    for number in range(1, 4):
+        stack.upload(f"episodes/daily/e0{number}.json", json.dumps(episode_document(f"E{number}")))
+    stack.deliver()
+
+    # A new show document renders every page; the first fails, the others are written
+    stack.upload("shows/daily.json", json.dumps(show_document("Renamed")))
+    assert len(deliver_losing_the_first_put_of(stack, render_function, "daily/e01/index.html").failed) == 1
+    assert b"Renamed" in stack.read(stack.site, "daily/e02/index.html")
+    assert json.loads(stack.read(stack.source, "locks/daily.json"))["ahead_every"] is True
+
+    stack.remove("shows/daily.json")
+    stack.deliver()
+
     assert stack.site_objects() == stack.from_scratch(tmp_path)
 
 

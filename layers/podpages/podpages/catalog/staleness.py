@@ -119,6 +119,16 @@ def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
     return Refresh(episodes=set(slugs), chapters=chapters, transcripts=transcripts)
 
 
+def set_right(catalog: Catalog, slugs: set[str]) -> Refresh:
+    """The named episodes' pages, transcript files and chapters files, each written as the catalog
+    has it or deleted: what a publish may have written ahead of a commit it never made."""
+    return Refresh(
+        episodes=set(slugs),
+        transcripts={slug: transcript_update(catalog, slug, had_companion=True) for slug in slugs},
+        chapters={slug for slug in slugs if catalog.entry(slug)},  # an episode gone loses them with its page
+    )
+
+
 def all_listings(catalog: Catalog, feed_max_items: int) -> Refresh:
     """The show's listings alone: its year archives, page, sitemap parts, feed and the feed's archives."""
     pages = archive_pages(catalog, feed_max_items)

@@ -18,7 +18,7 @@ from podpages.catalog.changes import Change, EpisodePut, is_removal, put, remova
 from podpages.catalog.fold import ShowUpdate, fold
 from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
-from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again
+from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again, set_right
 from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -28,7 +28,7 @@ from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publish.catalog_store import CatalogStore, HeldCatalog
 from podpages.publish.invalidation import invalidation_paths
-from podpages.publish.show_lease import show_lease
+from podpages.publish.show_lease import record_ahead, show_lease
 from podpages.publish.upload_events import UploadEvent
 from podpages.rebuild.request import RebuildRequest
 from podpages.render import sitemaps
@@ -41,6 +41,7 @@ from podpages.storage import streamed_upload
 from podpages.storage.distribution import Distribution
 from podpages.storage.error_reports import ErrorReport
 from podpages.storage.held_lease import HeldLease
+from podpages.storage.pages_ahead import PagesAhead
 from podpages.storage.retired_objects import RetiredObjects
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
@@ -134,19 +135,23 @@ class Publisher:
             self.lease(self.source, show) as lease,
             RetiredObjects(self.source, lease) as retired,  # deleted under the lease, in the request that releases it
         ):
-            self._publish_show(show, reads, retired)
+            self._publish_show(show, reads, lease, retired)
 
-    def _publish_show(self, show: str, reads: list[Read], retired: RetiredObjects) -> None:
+    def _publish_show(self, show: str, reads: list[Read], lease: HeldLease | None, retired: RetiredObjects) -> None:
         written = Refresh()
         changes = [read.change for read in reads]
+        inherited = lease.ahead if lease else PagesAhead()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
-            held, update = self.fold_into(show, changes)
+            held, update = self.fold_into(show, changes, whole=bool(inherited))
             if gone := self.gone_since_read(held.catalog, update.applied):
                 logger.info("event ignored: upload gone before it was published", keys=sorted(gone))
                 changes = [change for change in changes if is_removal(change) or change.source.key not in gone]
-                held, update = self.fold_into(show, changes)
+                held, update = self.fold_into(show, changes, whole=bool(inherited))
             before = held.catalog
             written |= update.refresh
+            if inherited:
+                written |= self.set_right(update.after, inherited, before)
+            self.write_ahead(lease, written, before)
             self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
@@ -158,6 +163,8 @@ class Publisher:
                 logger.info("catalog changed under us; folding again", show=show)
         else:
             raise CatalogConflict(show)
+        if lease:
+            lease.ahead = PagesAhead()  # the pages are the committed catalog's
         if update.after == before:
             self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
         else:
@@ -188,10 +195,14 @@ class Publisher:
         added = {change.source.key for change in applied if not is_removal(change) and not before.holds(change.source)}
         return added - self.source.uploads_present(added)
 
-    def fold_into(self, show: str, changes: list[Change]) -> tuple[HeldCatalog, ShowUpdate]:
+    def fold_into(self, show: str, changes: list[Change], whole: bool = False) -> tuple[HeldCatalog, ShowUpdate]:
         """The show's catalog as read for `changes`, and `changes` folded into it. It is read as
         narrowly as an edit in place may need (`catalog.window`), then wider when that proves too
-        narrow: an edit that moves its episode, or a slug sharing its hash with another's."""
+        narrow: an edit that moves its episode, or a slug sharing its hash with another's. It is
+        read `whole` when the lease records pages ahead of it, wherever they are."""
+        if whole:
+            held = self.catalogs.read(show)
+            return held, fold(held.catalog, changes, self.settings)
         for reach in Reach:
             held = self.catalogs.read(show, changes, reach)
             try:
@@ -201,6 +212,21 @@ class Publisher:
                     raise
                 logger.info("the frozen pages read did not hold what the changes need; reading more", show=show)
         raise AssertionError("unreachable: the widest reach raises")
+
+    def set_right(self, catalog: Catalog, ahead: PagesAhead, before: Catalog) -> Refresh:
+        """The files of the episodes a failed publish wrote ahead of the catalog, as `catalog`
+        has them; `before` is the whole catalog, as read."""
+        slugs = ahead.in_catalog(entry.slug for entry in (*before.episodes, *catalog.episodes))
+        logger.warning("a failed publish left pages ahead of the catalog; writing them again", pages=len(slugs))
+        return set_right(catalog, slugs)
+
+    def write_ahead(self, lease: HeldLease | None, refresh: Refresh, before: Catalog) -> None:
+        """Record in the lease the episodes whose files `refresh` writes, before they are written
+        ahead of the catalog's commit."""
+        if lease is None:
+            return
+        slugs = {*refresh.episodes, *refresh.transcripts, *refresh.chapters}
+        record_ahead(self.source, before.show, lease, PagesAhead.of(slugs, (entry.slug for entry in before.episodes)))
 
     def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
         """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
@@ -282,7 +308,11 @@ class Publisher:
                 self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
+            if lease and lease.ahead:
+                refresh |= self.set_right(catalog, lease.ahead, catalog)
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
+            if lease:
+                lease.ahead = PagesAhead()  # the pages are the catalog's
             if request.listings:
                 self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
                 self.keep_indexed(catalog)

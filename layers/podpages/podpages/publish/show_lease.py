@@ -6,17 +6,24 @@ publish holds the show's lease, `locks/<show>.json` in the source bucket, taken 
 write. A lease whose holder vanished (a timed-out function never releases) expires, and is taken
 over with a conditional write over the version read, so two waiters cannot both take it. Its holder
 releases it with the request that deletes what the publish retired (`RetiredObjects`), or alone.
+
+The lease also records the episodes whose files its holder writes ahead of the catalog
+(`PagesAhead`), before it writes them. A holder that fails before its commit hands the lease over
+with that record, expired, where it would release it; the next holder takes the record with it.
 """
 
 import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-from podpages.errors import ShowBusy
+from botocore.exceptions import BotoCoreError, ClientError
+
+from podpages.errors import LeaseLost, ShowBusy
 from podpages.observability import logger
 from podpages.storage.held_lease import HeldLease
+from podpages.storage.pages_ahead import PagesAhead
 from podpages.storage.source_bucket import SourceBucket, lease_key
 
 # Longer than RenderFunction's timeout (120 s), so a live holder never loses its lease.
@@ -33,27 +40,52 @@ def show_lease(
     sleep: Callable[[float], None] = time.sleep,
     wait: float = WAIT_SECONDS,
 ) -> Iterator[HeldLease]:
-    lease = HeldLease(lease_key(show), _take(source, show, clock, sleep, wait))
+    lease = _take(source, show, clock, sleep, wait)
     try:
         yield lease
     finally:
-        if not lease.released:
+        if lease.ahead:
+            _hand_over(source, show, lease)
+        elif not lease.released:
             source.delete_lease(show, lease.etag)
+
+
+def record_ahead(source: SourceBucket, show: str, lease: HeldLease, ahead: PagesAhead) -> None:
+    """Record `ahead` in the lease, with what it holds already, before its holder writes it.
+    LeaseLost when the lease was taken over: its holder must write nothing more."""
+    if lease.ahead.covers(ahead):
+        return
+    lease.ahead |= ahead
+    etag = source.write_lease(show, lease.body(), lease.etag)
+    if etag is None:
+        raise LeaseLost(show)
+    lease.etag = etag
+
+
+def _hand_over(source: SourceBucket, show: str, lease: HeldLease) -> None:
+    """Leave the lease, expired, to the next holder, with what it records as ahead of the catalog.
+    Should S3 fail this too, the lease keeps its record until its time runs out."""
+    with suppress(BotoCoreError, ClientError):
+        source.write_lease(show, lease.body(expires=0), lease.etag)
 
 
 def _take(
     source: SourceBucket, show: str, clock: Callable[[], float], sleep: Callable[[float], None], wait: float
-) -> str:
+) -> HeldLease:
     deadline = clock() + wait
     held: str | None = None  # the ETag of a lease that has expired, to take over
+    ahead = PagesAhead()  # what it records as ahead of the catalog, taken over with it
     while True:
-        body = json.dumps({"holder": str(uuid.uuid4()), "expires": clock() + LEASE_SECONDS}).encode()
-        if etag := source.write_lease(show, body, held):
-            return etag
+        lease = HeldLease(lease_key(show), "", str(uuid.uuid4()), clock() + LEASE_SECONDS, ahead)
+        if etag := source.write_lease(show, lease.body(), held):
+            lease.etag = etag
+            return lease
         current = source.read_lease(show)
-        held = current.etag if current and json.loads(current.body)["expires"] < clock() else None
+        record = json.loads(current.body) if current else {}
+        held = current.etag if current and record["expires"] < clock() else None
+        ahead = PagesAhead.from_fields(record) if held else PagesAhead()
         if held:
-            logger.warning("show lease expired; taking it over", show=show)
+            logger.warning("show lease expired; taking it over", show=show, ahead=len(ahead.slugs))
         elif clock() >= deadline:
             raise ShowBusy(show)
         elif current:

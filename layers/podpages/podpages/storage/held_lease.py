@@ -1,14 +1,29 @@
 """A show's lease as its holder took it (`publish.show_lease`)."""
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+
+from podpages.storage.pages_ahead import PagesAhead
 
 
 @dataclass
 class HeldLease:
     """The lease's key, the ETag that releases it and nothing taken over since, and whether it is
     released: by the request that deletes what the publish retired (`RetiredObjects`), or, when
-    that request did not, by its own."""
+    that request did not, by its own.
+
+    `ahead` is what the lease records as written ahead of the show's catalog: taken over from a
+    holder that failed, or written by this one before its commit. While it holds any, the lease is
+    not released but handed over, so that the next holder renders them again."""
 
     key: str
     etag: str
+    holder: str = ""
+    expires: float = 0
+    ahead: PagesAhead = field(default_factory=PagesAhead)
     released: bool = False
+
+    def body(self, expires: float | None = None) -> bytes:
+        """The lease's JSON, expiring at `expires`, by default its own time."""
+        record = {"holder": self.holder, "expires": self.expires if expires is None else expires}
+        return json.dumps(record | self.ahead.fields()).encode()
