@@ -16,6 +16,7 @@ from podpages.catalog.model import Catalog
 from podpages.cli.source_folder import read_source_folder
 from podpages.publish.publisher import Publisher
 from podpages.publish.upload_events import upload_events
+from podpages.rebuild.request import RebuildRequest
 from podpages.storage import pages_ahead
 from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
@@ -285,6 +286,22 @@ def test_a_failed_show_document_s_pages_too_many_to_list_are_set_right_as_every_
     stack.deliver()
 
     assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_rebuild_that_takes_the_lease_over_sets_right_what_it_records_as_ahead(stack, tmp_path, render_function):
+    for slug in ["e01", "e02"]:
+        stack.upload(f"episodes/daily/{slug}.json", json.dumps(episode_document(slug.upper(), transcript="Said.")))
+    stack.deliver()
+    # A publish wrote e01's files from a catalog it never committed, and failed
+    stack.s3.put_object(Bucket=stack.site, Key="daily/e01/index.html", Body=b"ahead of the catalog")
+    stack.s3.put_object(Bucket=stack.site, Key="daily/e01/transcript.vtt", Body=b"WEBVTT\n")
+    handed = {"holder": "failed", "expires": 0, "ahead": ["e01"]}
+    stack.s3.put_object(Bucket=stack.source, Key="locks/daily.json", Body=json.dumps(handed).encode())
+
+    render_function.publisher.rebuild(RebuildRequest(show="daily", episodes=("e02",)))
+
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+    assert stack.keys(stack.source, "locks/") == set()
 
 
 def test_two_shows_appearing_at_once_both_reach_the_sitemap_index(stack, render_function, local_aws):
