@@ -42,10 +42,6 @@ class ShowBusy(PodpagesError):
     """Another invocation holds the show's lease for longer than we wait; the work is retried later."""
 
 
-class LeaseLost(PodpagesError):
-    """The show's lease was taken over from us, its time having run out: we write nothing more."""
-
-
 class OutOfTime(PodpagesError):
     """Too little of the invocation is left to start a show's publish; the work is retried later."""
 

@@ -3,11 +3,12 @@ after the wait, and taken over once its holder's time has run out."""
 
 import json
 import threading
+from datetime import UTC, datetime
 
 import pytest
 
-from podpages.errors import LeaseLost, ShowBusy
-from podpages.publish.show_lease import LEASE_SECONDS, record_ahead, show_lease
+from podpages.errors import ShowBusy
+from podpages.publish.show_lease import LEASE_SECONDS, show_lease
 from podpages.storage.pages_ahead import PagesAhead
 from support.clock import Clock
 
@@ -86,49 +87,38 @@ def test_of_many_concurrent_takers_one_holds_the_lease_at_a_time(source):
     assert max(most) == 1 and len(most) == 6
 
 
-def test_a_holder_that_fails_with_files_ahead_hands_the_lease_over_with_them(source):
+AHEAD = PagesAhead(frozenset({("e01", datetime(2026, 1, 5, 9, tzinfo=UTC)), ("e02", None)}))
+
+
+def test_a_lease_records_where_its_holder_may_write_ahead_of_the_catalog(source):
+    with show_lease(source, "daily", ahead=AHEAD) as lease:
+        record = json.loads(source.read_lease("daily").body)
+
+    assert record["ahead"] == [["e01", "2026-01-05T09:00:00+00:00"], ["e02", None]]
+    assert not lease.unsettled and source.read_lease("daily") is None  # nothing written: released
+
+
+def test_a_holder_that_fails_with_pages_ahead_hands_the_lease_over_with_its_record(source):
     clock = Clock()
-    with pytest.raises(RuntimeError), show_lease(source, "daily", clock=clock, sleep=clock.sleep) as lease:
-        record_ahead(source, "daily", lease, PagesAhead(frozenset({"e01", "e02"})))
+    with pytest.raises(RuntimeError), show_lease(source, "daily", clock=clock, sleep=clock.sleep, ahead=AHEAD) as lease:
+        lease.unsettled = True  # it began to write pages
         raise RuntimeError("a page's write failed")
 
-    handed = json.loads(source.read_lease("daily").body)
-    assert handed["expires"] == 0 and handed["ahead"] == ["e01", "e02"]
-    with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0) as taken:  # at once: it has expired
-        assert taken.ahead == PagesAhead(frozenset({"e01", "e02"}))
-        assert json.loads(source.read_lease("daily").body)["ahead"] == ["e01", "e02"]  # kept until set right
-        taken.ahead = PagesAhead()  # set right
+    assert json.loads(source.read_lease("daily").body)["expires"] == 0
+    mine = PagesAhead(frozenset({("e03", None)}))
+    with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0, ahead=mine) as taken:  # at once
+        assert taken.inherited == AHEAD and taken.unsettled  # until it has set them right
+        assert PagesAhead.from_fields(json.loads(source.read_lease("daily").body)) == AHEAD | mine
+        taken.unsettled = False
     assert source.read_lease("daily") is None
 
 
-def test_files_ahead_are_recorded_before_they_are_written_so_a_holder_cut_short_passes_them_on(source):
+def test_a_holder_cut_short_passes_its_record_on_when_its_lease_expires(source):
     clock = Clock()
-    vanished = show_lease(source, "daily", clock=clock, sleep=clock.sleep)
-    record_ahead(source, "daily", vanished.__enter__(), PagesAhead(frozenset({"e01"})))  # and it never comes back
+    vanished = show_lease(source, "daily", clock=clock, sleep=clock.sleep, ahead=AHEAD)
+    vanished.__enter__().unsettled = True  # and it never comes back
     clock.now += LEASE_SECONDS + 1
 
     with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0) as taken:
-        assert taken.ahead == PagesAhead(frozenset({"e01"}))
-        taken.ahead = PagesAhead()
-
-
-def test_a_holder_whose_lease_was_taken_over_may_record_nothing_more(source):
-    clock = Clock()
-    stale = show_lease(source, "daily", clock=clock, sleep=clock.sleep)
-    lease = stale.__enter__()
-    clock.now += LEASE_SECONDS + 1
-
-    with show_lease(source, "daily", clock=clock, sleep=clock.sleep, wait=0):
-        with pytest.raises(LeaseLost, match="daily"):
-            record_ahead(source, "daily", lease, PagesAhead(frozenset({"e01"})))
-        assert "ahead" not in json.loads(source.read_lease("daily").body)
-
-
-def test_a_record_already_held_is_not_written_again(source, s3):
-    requests = []
-    with show_lease(source, "daily") as lease:
-        record_ahead(source, "daily", lease, PagesAhead(frozenset({"e01", "e02"})))
-        s3.meta.events.register("before-call.s3", lambda model, **_: requests.append(model.name))
-        record_ahead(source, "daily", lease, PagesAhead(frozenset({"e02"})))
-        assert requests == []
-        lease.ahead = PagesAhead()
+        assert taken.inherited == AHEAD
+        taken.unsettled = False

@@ -1,35 +1,33 @@
-"""What a show's lease records as written ahead of the catalog: listed, or past a bound, every
-episode and those the catalog lacked; and its fields in the lease's JSON, read back as written."""
+"""What a show's lease records of the pages its holder may write ahead of the catalog: its fields
+in the lease's JSON read back as written, and none when there is nothing ahead."""
 
-from podpages.storage.pages_ahead import LISTED_AT_MOST, PagesAhead
+from datetime import UTC, datetime, timedelta, timezone
 
-
-def test_a_few_episodes_are_listed():
-    ahead = PagesAhead.of({"e01", "e02"}, held={"e01"})
-
-    assert ahead == PagesAhead(frozenset({"e01", "e02"}))
-    assert ahead.in_catalog({"e01", "e03"}) == {"e01", "e02"}
+from podpages.storage.pages_ahead import PagesAhead
 
 
-def test_past_the_bound_every_episode_is_named_with_those_the_catalog_lacked():
-    held = {f"e{number}" for number in range(LISTED_AT_MOST + 1)}
-
-    ahead = PagesAhead.of({*held, "new"}, held=held)
-
-    assert ahead == PagesAhead(frozenset({"new"}), every=True)
-    assert ahead.in_catalog({"e1", "e2"}) == {"e1", "e2", "new"}
-
-
-def test_the_fields_read_back_as_written_and_nothing_ahead_writes_none():
-    for ahead in [PagesAhead(frozenset({"b", "a"})), PagesAhead(frozenset({"a"}), every=True)]:
+def test_the_fields_read_back_as_written():
+    published = datetime(2026, 1, 5, 9, tzinfo=timezone(timedelta(hours=2)))
+    for ahead in [
+        PagesAhead(frozenset({("e02", published), ("e01", None)})),
+        PagesAhead(frozenset({("e01", datetime(2026, 1, 5, tzinfo=UTC))}), every=True),
+        PagesAhead(every=True),
+    ]:
         assert PagesAhead.from_fields({"holder": "h", "expires": 0, **ahead.fields()}) == ahead
+
+
+def test_nothing_ahead_writes_no_field_and_is_false():
     assert PagesAhead().fields() == {} and not PagesAhead()
+    assert PagesAhead.from_fields({"holder": "h", "expires": 1.0}) == PagesAhead()
 
 
-def test_a_record_covers_what_it_holds_and_no_more():
-    listed = PagesAhead(frozenset({"e01", "e02"}))
+def test_records_join():
+    one, other = PagesAhead(frozenset({("e01", None)})), PagesAhead(frozenset({("e02", None)}), every=True)
 
-    assert listed.covers(PagesAhead(frozenset({"e02"}))) and listed.covers(PagesAhead())
-    assert not listed.covers(PagesAhead(frozenset({"e03"})))
-    assert not listed.covers(PagesAhead(frozenset({"e01"}), every=True))
-    assert (listed | PagesAhead(every=True)).covers(PagesAhead(frozenset({"e01"}), every=True))
+    assert one | other == PagesAhead(frozenset({("e01", None), ("e02", None)}), every=True)
+
+
+def test_an_episode_both_put_and_removed_in_one_batch_is_recorded_both_ways():
+    ahead = PagesAhead(frozenset({("e01", None), ("e01", datetime(2026, 1, 5, tzinfo=UTC))}))
+
+    assert PagesAhead.from_fields(ahead.fields()) == ahead

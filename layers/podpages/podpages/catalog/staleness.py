@@ -5,8 +5,10 @@ pages whose nearby lists now differ, the archive pages of the years touched, and
 show's feed, page and sitemap parts. That keeps its cost flat however large the show grows.
 """
 
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 from podpages.catalog.feed_archives import (
     SHOW_PAGE_EPISODES,
@@ -117,6 +119,27 @@ def pages_again(catalog: Catalog, slugs: set[str]) -> Refresh:
     stale = {slug for slug in slugs if catalog.companion(slug) or not catalog.entry(slug)}
     transcripts = {slug: transcript_update(catalog, slug, True) for slug in stale}
     return Refresh(episodes=set(slugs), chapters=chapters, transcripts=transcripts)
+
+
+def reach_of(
+    catalog: Catalog, episodes: Collection[tuple[str, datetime | None]], every: bool, nearby_count: int
+) -> set[str]:
+    """The episodes whose files a publish may have written ahead of `catalog`, the whole catalog it
+    read, folding in changes to `episodes`, each with the publish time a put gave it: each of them,
+    and those whose nearby lists may hold it, where it was and where its time puts it (`stale`
+    refreshes no more). Every episode besides, with `every`.
+
+    The other changes move no page out of this reach: an episode removed between a page and the
+    place of an episode put lies nearer that page than the put does, and its own place reaches it."""
+    distance = nearby_count
+    orders = [entry.order for entry in catalog.episodes]
+    reach = {slug for slug, _time in episodes} | ({entry.slug for entry in catalog.episodes} if every else set())
+    for slug, time in episodes:
+        places = [] if (held := catalog.position(slug)) is None else [held]
+        places += [] if time is None else [bisect_left(orders, (time, slug))]
+        for place in places:
+            reach |= {entry.slug for entry in catalog.episodes[max(0, place - distance) : place + distance + 1]}
+    return reach
 
 
 def set_right(catalog: Catalog, slugs: set[str]) -> Refresh:

@@ -18,7 +18,7 @@ from podpages.catalog.changes import Change, EpisodePut, is_removal, put, remova
 from podpages.catalog.fold import ShowUpdate, fold
 from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
-from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again, set_right
+from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again, reach_of, set_right
 from podpages.catalog.window import Reach
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
@@ -28,7 +28,7 @@ from podpages.notify.notify_queue import NotifyQueue
 from podpages.observability import MetricUnit, logger, metrics
 from podpages.publish.catalog_store import CatalogStore, HeldCatalog
 from podpages.publish.invalidation import invalidation_paths
-from podpages.publish.show_lease import record_ahead, show_lease
+from podpages.publish.show_lease import show_lease
 from podpages.publish.upload_events import UploadEvent
 from podpages.rebuild.request import RebuildRequest
 from podpages.render import sitemaps
@@ -48,7 +48,7 @@ from podpages.storage.source_bucket import SourceBucket
 
 MAX_COMMIT_ATTEMPTS = 8
 
-type Lease = Callable[[SourceBucket, str], AbstractContextManager[HeldLease | None]]
+type Lease = Callable[..., AbstractContextManager[HeldLease | None]]
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Publisher:
         distribution: Distribution | None = None,
         notify_queue: NotifyQueue | None = None,
     ):
-        """`lease(source, show)` guards each show's publish; tests swap it to stage a rival whose
+        """`lease(source, show, ahead=…)` guards each show's publish; tests swap it to stage a rival whose
         lease expired under it. With a `distribution`, `announce` clears what was written from its
         caches; with a `notify_queue`, it queues the news of it there."""
         self.source = source
@@ -132,7 +132,7 @@ class Publisher:
         commit the catalog."""
         with (
             logger.append_context_keys(show=show, **correlation_keys(reads)),
-            self.lease(self.source, show) as lease,
+            self.lease(self.source, show, ahead=pages_ahead(read.change for read in reads)) as lease,
             RetiredObjects(self.source, lease) as retired,  # deleted under the lease, in the request that releases it
         ):
             self._publish_show(show, reads, lease, retired)
@@ -140,7 +140,7 @@ class Publisher:
     def _publish_show(self, show: str, reads: list[Read], lease: HeldLease | None, retired: RetiredObjects) -> None:
         written = Refresh()
         changes = [read.change for read in reads]
-        inherited = lease.ahead if lease else PagesAhead()
+        inherited = lease.inherited if lease else PagesAhead()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes, whole=bool(inherited))
             if gone := self.gone_since_read(held.catalog, update.applied):
@@ -151,8 +151,10 @@ class Publisher:
             written |= update.refresh
             if inherited:
                 written |= self.set_right(update.after, inherited, before)
-            self.write_ahead(lease, written, before)
-            self.write(page_plan(update.after, written, self.settings, self.transcript_sources(written, reads)))
+            plan = page_plan(update.after, written, self.settings, self.transcript_sources(written, reads))
+            if lease and (plan.puts or plan.deletes):
+                lease.unsettled = True  # from here, pages may be ahead of the catalog
+            self.write(plan)
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
@@ -164,7 +166,7 @@ class Publisher:
         else:
             raise CatalogConflict(show)
         if lease:
-            lease.ahead = PagesAhead()  # the pages are the committed catalog's
+            lease.unsettled = False  # the pages are the committed catalog's
         if update.after == before:
             self.relist_if_behind(update.after, {slug for change in changes if (slug := change.source.episode)})
         else:
@@ -214,19 +216,13 @@ class Publisher:
         raise AssertionError("unreachable: the widest reach raises")
 
     def set_right(self, catalog: Catalog, ahead: PagesAhead, before: Catalog) -> Refresh:
-        """The files of the episodes a failed publish wrote ahead of the catalog, as `catalog`
-        has them; `before` is the whole catalog, as read."""
-        slugs = ahead.in_catalog(entry.slug for entry in (*before.episodes, *catalog.episodes))
-        logger.warning("a failed publish left pages ahead of the catalog; writing them again", pages=len(slugs))
+        """The files a failed publish may have written ahead of `before`, the whole catalog as
+        read, as `catalog` has them."""
+        slugs = reach_of(before, ahead.episodes, ahead.every, self.settings.nearby_count)
+        logger.warning(
+            "a failed publish may have left pages ahead of the catalog; writing them again", pages=len(slugs)
+        )
         return set_right(catalog, slugs)
-
-    def write_ahead(self, lease: HeldLease | None, refresh: Refresh, before: Catalog) -> None:
-        """Record in the lease the episodes whose files `refresh` writes, before they are written
-        ahead of the catalog's commit."""
-        if lease is None:
-            return
-        slugs = {*refresh.episodes, *refresh.transcripts, *refresh.chapters}
-        record_ahead(self.source, before.show, lease, PagesAhead.of(slugs, (entry.slug for entry in before.episodes)))
 
     def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
         """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
@@ -308,11 +304,11 @@ class Publisher:
                 self.catalogs.commit(held, catalog, retired)  # stored as this podpages stores it, after a deploy
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
-            if lease and lease.ahead:
-                refresh |= self.set_right(catalog, lease.ahead, catalog)
+            if lease and lease.inherited:
+                refresh |= self.set_right(catalog, lease.inherited, catalog)
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if lease:
-                lease.ahead = PagesAhead()  # the pages are the catalog's
+                lease.unsettled = False  # the pages are the catalog's
             if request.listings:
                 self.write_listings(catalog, all_listings(catalog, self.settings.feed_max_items))
                 self.keep_indexed(catalog)
@@ -390,6 +386,17 @@ class Publisher:
             self.wrote(plan)
             return
         raise WriteConflict(key)
+
+
+def pages_ahead(changes: Iterable[Change]) -> PagesAhead:
+    """Where the pages lie that publishing `changes` may write ahead of the show's catalog."""
+    changes = list(changes)
+    episodes = frozenset(
+        (slug, change.episode.published if isinstance(change, EpisodePut) else None)
+        for change in changes
+        if (slug := change.source.episode)
+    )
+    return PagesAhead(episodes, every=any(change.source.episode is None for change in changes))
 
 
 def correlation_keys(reads: list[Read]) -> dict[str, list[str | None]]:

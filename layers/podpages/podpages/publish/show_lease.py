@@ -7,9 +7,10 @@ write. A lease whose holder vanished (a timed-out function never releases) expir
 over with a conditional write over the version read, so two waiters cannot both take it. Its holder
 releases it with the request that deletes what the publish retired (`RetiredObjects`), or alone.
 
-The lease also records the episodes whose files its holder writes ahead of the catalog
-(`PagesAhead`), before it writes them. A holder that fails before its commit hands the lease over
-with that record, expired, where it would release it; the next holder takes the record with it.
+The lease also records where the pages lie that its holder may write ahead of the catalog
+(`PagesAhead`), in the write that takes it. A holder that fails while they may be ahead hands the
+lease over, expired, with that record, where it would release it; the next holder takes the record
+over with the lease.
 """
 
 import json
@@ -20,7 +21,7 @@ from contextlib import contextmanager, suppress
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from podpages.errors import LeaseLost, ShowBusy
+from podpages.errors import ShowBusy
 from podpages.observability import logger
 from podpages.storage.held_lease import HeldLease
 from podpages.storage.pages_ahead import PagesAhead
@@ -30,6 +31,7 @@ from podpages.storage.source_bucket import SourceBucket, lease_key
 LEASE_SECONDS = 150
 WAIT_SECONDS = 20  # then the show's messages fail and come back after the queue's visibility timeout
 POLL_SECONDS = 0.2
+NOTHING_AHEAD = PagesAhead()
 
 
 @contextmanager
@@ -39,53 +41,49 @@ def show_lease(
     clock: Callable[[], float] = time.time,
     sleep: Callable[[float], None] = time.sleep,
     wait: float = WAIT_SECONDS,
+    ahead: PagesAhead = NOTHING_AHEAD,
 ) -> Iterator[HeldLease]:
-    lease = _take(source, show, clock, sleep, wait)
+    """The show's lease, recording `ahead`: where the pages lie that its holder may write ahead
+    of the catalog."""
+    lease = _take(source, show, clock, sleep, wait, ahead)
     try:
         yield lease
     finally:
-        if lease.ahead:
+        if lease.unsettled:
             _hand_over(source, show, lease)
         elif not lease.released:
             source.delete_lease(show, lease.etag)
 
 
-def record_ahead(source: SourceBucket, show: str, lease: HeldLease, ahead: PagesAhead) -> None:
-    """Record `ahead` in the lease, with what it holds already, before its holder writes it.
-    LeaseLost when the lease was taken over: its holder must write nothing more."""
-    if lease.ahead.covers(ahead):
-        return
-    lease.ahead |= ahead
-    etag = source.write_lease(show, lease.body(), lease.etag)
-    if etag is None:
-        raise LeaseLost(show)
-    lease.etag = etag
-
-
 def _hand_over(source: SourceBucket, show: str, lease: HeldLease) -> None:
-    """Leave the lease, expired, to the next holder, with what it records as ahead of the catalog.
-    Should S3 fail this too, the lease keeps its record until its time runs out."""
+    """Leave the lease, expired, to the next holder, with what it records. Should S3 fail this
+    too, the lease keeps its record until its time runs out."""
     with suppress(BotoCoreError, ClientError):
         source.write_lease(show, lease.body(expires=0), lease.etag)
 
 
 def _take(
-    source: SourceBucket, show: str, clock: Callable[[], float], sleep: Callable[[float], None], wait: float
+    source: SourceBucket,
+    show: str,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    wait: float,
+    ahead: PagesAhead,
 ) -> HeldLease:
     deadline = clock() + wait
     held: str | None = None  # the ETag of a lease that has expired, to take over
-    ahead = PagesAhead()  # what it records as ahead of the catalog, taken over with it
+    inherited = PagesAhead()  # what it records, taken over with it
     while True:
-        lease = HeldLease(lease_key(show), "", str(uuid.uuid4()), clock() + LEASE_SECONDS, ahead)
+        lease = HeldLease(lease_key(show), "", str(uuid.uuid4()), clock() + LEASE_SECONDS, ahead | inherited)
         if etag := source.write_lease(show, lease.body(), held):
-            lease.etag = etag
+            lease.etag, lease.inherited, lease.unsettled = etag, inherited, bool(inherited)
             return lease
         current = source.read_lease(show)
         record = json.loads(current.body) if current else {}
         held = current.etag if current and record["expires"] < clock() else None
-        ahead = PagesAhead.from_fields(record) if held else PagesAhead()
+        inherited = PagesAhead.from_fields(record) if held else PagesAhead()
         if held:
-            logger.warning("show lease expired; taking it over", show=show, ahead=len(ahead.slugs))
+            logger.warning("show lease expired; taking it over", show=show, ahead=bool(inherited))
         elif clock() >= deadline:
             raise ShowBusy(show)
         elif current:

@@ -12,15 +12,19 @@ class HeldLease:
     released: by the request that deletes what the publish retired (`RetiredObjects`), or, when
     that request did not, by its own.
 
-    `ahead` is what the lease records as written ahead of the show's catalog: taken over from a
-    holder that failed, or written by this one before its commit. While it holds any, the lease is
-    not released but handed over, so that the next holder renders them again."""
+    `ahead` is what the lease records of the pages its holder may write ahead of the show's
+    catalog, with what it took over from a holder that failed (`inherited`). From the moment its
+    holder begins to write them, and while it has yet to set right what it took over, the site may
+    be ahead of the catalog (`unsettled`): the lease is then not released but handed over, so that
+    the next holder renders them again."""
 
     key: str
     etag: str
     holder: str = ""
     expires: float = 0
     ahead: PagesAhead = field(default_factory=PagesAhead)
+    inherited: PagesAhead = field(default_factory=PagesAhead)
+    unsettled: bool = False
     released: bool = False
 
     def body(self, expires: float | None = None) -> bytes:

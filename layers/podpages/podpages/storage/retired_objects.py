@@ -24,7 +24,7 @@ class RetiredObjects:
     The request releases the show's `lease` too, on the condition that it is still the version its
     holder took (S3's conditional DeleteObjects), so that a publish whose lease was taken over never
     releases its successor's; where the request does not release it, the lease's holder does. A
-    lease that records files written ahead of the catalog is left to its holder to hand over."""
+    lease whose holder may have left pages ahead of the catalog is left to it to hand over."""
 
     def __init__(self, source: SourceBucket, lease: HeldLease | None = None):
         self.source = source
@@ -46,8 +46,8 @@ class RetiredObjects:
 
     def delete(self) -> None:
         keys, self.keys = self.keys, set()
-        # A lease that records files written ahead of the catalog is handed over, not released.
-        lease = self.lease if self.lease and not self.lease.released and not self.lease.ahead else None
+        # A lease whose holder may have left pages ahead of the catalog is handed over, not released.
+        lease = self.lease if self.lease and not self.lease.released and not self.lease.unsettled else None
         etags = {lease.key: lease.etag} if lease else {}
         undeleted = self.source.delete(sorted(keys | etags.keys()), etags)
         if lease and lease.key not in undeleted:
