@@ -74,9 +74,17 @@ def _take(
     held: str | None = None  # the ETag of a lease that has expired, to take over
     inherited = PagesAhead()  # what it records, taken over with it
     while True:
-        lease = HeldLease(lease_key(show), "", str(uuid.uuid4()), clock() + LEASE_SECONDS, ahead | inherited)
+        lease = HeldLease(
+            lease_key(show),
+            etag="",  # until it is written
+            holder=str(uuid.uuid4()),
+            expires=clock() + LEASE_SECONDS,
+            ahead=ahead | inherited,
+            inherited=inherited,
+            unsettled=bool(inherited),  # until the pages it took over are set right
+        )
         if etag := source.write_lease(show, lease.body(), held):
-            lease.etag, lease.inherited, lease.unsettled = etag, inherited, bool(inherited)
+            lease.etag = etag
             return lease
         current = source.read_lease(show)
         record = json.loads(current.body) if current else {}
