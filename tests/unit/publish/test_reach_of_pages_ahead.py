@@ -12,7 +12,7 @@ from podpages.catalog.fold import fold
 from podpages.catalog.staleness import reach_of
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import parse_source_key
-from podpages.publish.publisher import pages_ahead
+from podpages.publish.publisher import ahead_of
 from support.catalogs import SETTINGS, daily_catalog, episode_document, put_episode, put_show, show_document
 
 START = datetime(2025, 12, 20, 9, tzinfo=UTC)
@@ -37,7 +37,7 @@ def test_what_a_publish_writes_before_its_commit_lies_within_its_lease_s_record(
     changes = [random_change(rng, size) for _ in range(rng.randint(1, 10))]
 
     refresh = fold(before, changes, SETTINGS).refresh
-    ahead = pages_ahead(changes)
+    ahead = ahead_of(changes)
 
     written = refresh.episodes | refresh.transcripts.keys() | refresh.chapters
     assert written <= reach_of(before, ahead.episodes, ahead.every, SETTINGS.nearby_count), changes
@@ -48,7 +48,7 @@ def test_a_show_document_reaches_every_page():
     before = daily_catalog(12, start=START)
     changes = [put_show("daily", show_document("Renamed")), put_episode("daily", "new", episode_document("New"))]
 
-    ahead = pages_ahead(changes)
+    ahead = ahead_of(changes)
 
     assert ahead.every
     assert reach_of(before, ahead.episodes, ahead.every, SETTINGS.nearby_count) == {

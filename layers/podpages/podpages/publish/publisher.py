@@ -7,9 +7,10 @@ a retried or redelivered event always finds its work still to do.
 """
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -48,7 +49,14 @@ from podpages.storage.source_bucket import SourceBucket
 
 MAX_COMMIT_ATTEMPTS = 8
 
-type Lease = Callable[..., AbstractContextManager[HeldLease | None]]
+
+class Lease(Protocol):
+    """Takes the show's lease, recording where the pages lie that its holder may write ahead of the
+    catalog (`show_lease`)."""
+
+    def __call__(
+        self, source: SourceBucket, show: str, *, ahead: PagesAhead = ...
+    ) -> AbstractContextManager[HeldLease | None]: ...
 
 
 @dataclass(frozen=True)
@@ -132,7 +140,7 @@ class Publisher:
         commit the catalog."""
         with (
             logger.append_context_keys(show=show, **correlation_keys(reads)),
-            self.lease(self.source, show, ahead=pages_ahead(read.change for read in reads)) as lease,
+            self.lease(self.source, show, ahead=ahead_of(read.change for read in reads)) as lease,
             RetiredObjects(self.source, lease) as retired,  # deleted under the lease, in the request that releases it
         ):
             self._publish_show(show, reads, lease, retired)
@@ -388,7 +396,7 @@ class Publisher:
         raise WriteConflict(key)
 
 
-def pages_ahead(changes: Iterable[Change]) -> PagesAhead:
+def ahead_of(changes: Iterable[Change]) -> PagesAhead:
     """Where the pages lie that publishing `changes` may write ahead of the show's catalog."""
     changes = list(changes)
     episodes = frozenset(
