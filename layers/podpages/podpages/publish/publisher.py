@@ -158,7 +158,7 @@ class Publisher:
             before = held.catalog
             written |= update.refresh
             if inherited:
-                written |= self.set_right(update.after, inherited, before)
+                written |= self.left_ahead(update.after, inherited, before)
             plan = page_plan(update.after, written, self.settings, self.transcript_sources(written, reads))
             if lease and (plan.puts or plan.deletes):
                 lease.unsettled = True  # from here, pages may be ahead of the catalog
@@ -223,7 +223,7 @@ class Publisher:
                 logger.info("the frozen pages read did not hold what the changes need; reading more", show=show)
         raise AssertionError("unreachable: the widest reach raises")
 
-    def set_right(self, catalog: Catalog, ahead: PagesAhead, before: Catalog) -> Refresh:
+    def left_ahead(self, catalog: Catalog, ahead: PagesAhead, before: Catalog) -> Refresh:
         """The files a failed publish may have written ahead of `before`, the whole catalog as
         read, as `catalog` has them."""
         slugs = reach_of(before, ahead.episodes, ahead.every, self.settings.nearby_count)
@@ -313,7 +313,7 @@ class Publisher:
             # An episode since removed has its page deleted, as the publish that removed it did.
             refresh = pages_again(catalog, set(request.episodes))
             if lease and lease.inherited:
-                refresh |= self.set_right(catalog, lease.inherited, catalog)
+                refresh |= self.left_ahead(catalog, lease.inherited, catalog)
             self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
             if lease:
                 lease.unsettled = False  # the pages are the catalog's
