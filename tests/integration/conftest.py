@@ -51,6 +51,7 @@ class Stack:
     queue_url: str
     handler: object
     rebuild_queue_url: str
+    dead_letter_queue_url: str  # the render and rebuild queues'
 
     @property
     def source(self) -> str:
@@ -171,7 +172,15 @@ def stack(local_aws, render_function) -> Stack:
     s3, sqs = local_aws.client("s3"), local_aws.client("sqs")
     settings = render_function.settings
     resources = create_resources(s3, sqs, settings.source_bucket, settings.site_bucket)
-    return Stack(s3, sqs, settings, resources.queue_url, render_function.lambda_handler, resources.rebuild_queue_url)
+    return Stack(
+        s3,
+        sqs,
+        settings,
+        resources.queue_url,
+        render_function.lambda_handler,
+        resources.rebuild_queue_url,
+        resources.dead_letter_queue_url,
+    )
 
 
 @pytest.fixture
