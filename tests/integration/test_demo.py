@@ -138,6 +138,7 @@ def test_what_only_the_render_function_can_judge_comes_back_from_its_error_repor
     assert status.returncode == 0
     assert "render queue: 0 waiting, 0 in flight" in status.stdout
     assert "dead-letter queue: 0 messages" in status.stdout
+    assert "show leases: 0" in status.stdout  # every publish released its show's
     assert "episodes/pytorch/fixed-guid.json" in status.stdout and "guid: was 'guid-one'" in status.stdout
 
 

@@ -1,15 +1,44 @@
 """`podpages status`: what waits in the render queue, what is in flight, what is left of a rebuild,
-what the dead-letter queue holds, and the newest error reports."""
+what the dead-letter queue holds, the shows' leases, and the newest error reports."""
 
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Self
 
 from podpages.cli.targets import Target
 from podpages.storage.error_reports import ErrorReport
+from podpages.storage.pages_ahead import PagesAhead
 from podpages.storage.source_bucket import SourceBucket
 
 DEPTHS = ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed")
+
+
+@dataclass(frozen=True)
+class ShowLease:
+    """A show's lease in place (`publish.show_lease`): held by a publish or a rebuild at work, or
+    left behind, expired, by one that failed or was cut short, for the show's next to take over."""
+
+    show: str
+    held: bool  # its time has not yet run out
+    ahead: bool  # it records pages its holder may have written ahead of the show's catalog
+    expires: datetime
+
+    @classmethod
+    def from_json(cls, show: str, body: bytes, now: datetime) -> Self:
+        record = json.loads(body)
+        expires = datetime.fromtimestamp(record["expires"], UTC)
+        return cls(show, expires > now, bool(PagesAhead.from_fields(record)), expires)
+
+    def line(self) -> str:
+        if self.held:
+            return f"  {self.show}: being published, leased until {self.expires.isoformat(timespec='seconds')}"
+        if self.ahead:
+            return (
+                f"  {self.show}: a publish failed or was cut short, and may have left pages ahead of the "
+                f"catalog; the show's next publish writes them again, as does `podpages rebuild --show {self.show}`"
+            )
+        return f"  {self.show}: left by a publish or rebuild cut short; the show's next publish takes it over"
 
 
 @dataclass(frozen=True)
@@ -21,6 +50,7 @@ class Status:
     errors: list[tuple[datetime, ErrorReport]]  # the newest, with when each was written
     error_count: int
     rebuilds: int | None = None  # rebuild requests not yet done with
+    leases: list[ShowLease] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         def shown(value: int | None) -> str:
@@ -31,6 +61,8 @@ class Status:
             f"{shown(self.delayed)} delayed",
             f"rebuild queue: {shown(self.rebuilds)} requests left",
             f"dead-letter queue: {shown(self.dead_letters)} messages",
+            f"show leases: {len(self.leases)}",
+            *(lease.line() for lease in self.leases),
             f"error reports: {self.error_count}" + (", newest first:" if self.errors else ""),
         ]
         for written, report in self.errors:
@@ -44,8 +76,15 @@ def status(target: Target, newest: int = 5) -> Status:
     dead_letters = queue_depths(target.sqs, target.dead_letter_queue_url)[0]
     rebuild_depths = queue_depths(target.sqs, target.rebuild_queue_url)
     rebuilds = None if rebuild_depths[0] is None else sum(rebuild_depths)
-    error_count, errors = SourceBucket(target.s3, target.source_bucket).newest_error_reports(newest)
-    return Status(waiting, in_flight, delayed, dead_letters, errors, error_count, rebuilds)
+    source = SourceBucket(target.s3, target.source_bucket)
+    error_count, errors = source.newest_error_reports(newest)
+    return Status(waiting, in_flight, delayed, dead_letters, errors, error_count, rebuilds, show_leases(source))
+
+
+def show_leases(source: SourceBucket, now: datetime | None = None) -> list[ShowLease]:
+    """The shows' leases in place, by show."""
+    now = now or datetime.now(UTC)
+    return [ShowLease.from_json(show, body, now) for show, body in sorted(source.leases().items())]
 
 
 def queue_depths(sqs: Any, queue_url: str | None) -> tuple[int, int, int] | tuple[None, None, None]:
