@@ -19,7 +19,7 @@ def test_a_lease_held_by_a_publish_at_work_is_shown_with_when_it_runs_out(source
 
     assert lease.held and lease.show == "daily"
     assert abs(lease.expires.timestamp() - datetime.now(UTC).timestamp() - LEASE_SECONDS) < 60
-    assert lease.line().startswith("  daily: being published, leased until 20")
+    assert lease.line().startswith("  daily: held by a publish or rebuild at work, until 20")
     assert show_leases(source) == []  # released
 
 
@@ -43,7 +43,9 @@ def test_a_lease_left_by_a_holder_cut_short_with_nothing_ahead_is_told_apart(sou
     (lease,) = show_leases(source)
 
     assert not lease.held and not lease.ahead
-    assert lease.line() == "  weekly: left by a publish or rebuild cut short; the show's next publish takes it over"
+    assert lease.line() == (
+        "  weekly: expired, left by a publish or rebuild that did not end; the show's next publish takes it over"
+    )
 
 
 def test_status_counts_the_leases_and_prints_a_line_for_each(source):

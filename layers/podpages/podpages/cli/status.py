@@ -32,13 +32,17 @@ class ShowLease:
 
     def line(self) -> str:
         if self.held:
-            return f"  {self.show}: being published, leased until {self.expires.isoformat(timespec='seconds')}"
+            until = self.expires.isoformat(timespec="seconds")
+            return f"  {self.show}: held by a publish or rebuild at work, until {until}"
         if self.ahead:
             return (
                 f"  {self.show}: a publish failed or was cut short, and may have left pages ahead of the "
                 f"catalog; the show's next publish writes them again, as does `podpages rebuild --show {self.show}`"
             )
-        return f"  {self.show}: left by a publish or rebuild cut short; the show's next publish takes it over"
+        return (
+            f"  {self.show}: expired, left by a publish or rebuild that did not end; "
+            "the show's next publish takes it over"
+        )
 
 
 @dataclass(frozen=True)
