@@ -1,15 +1,15 @@
 """`podpages status`: what waits in the render queue, what is in flight, what is left of a rebuild,
 what the dead-letter queue holds, the shows' leases, and the newest error reports."""
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Self
 
 from podpages.cli.targets import Target
 from podpages.storage.error_reports import ErrorReport
-from podpages.storage.pages_ahead import PagesAhead
-from podpages.storage.source_bucket import SourceBucket
+from podpages.storage.held_lease import HeldLease
+from podpages.storage.s3 import Stored
+from podpages.storage.source_bucket import SourceBucket, lease_key
 
 DEPTHS = ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed")
 
@@ -25,10 +25,10 @@ class ShowLease:
     expires: datetime
 
     @classmethod
-    def from_json(cls, show: str, body: bytes, now: datetime) -> Self:
-        record = json.loads(body)
-        expires = datetime.fromtimestamp(record["expires"], UTC)
-        return cls(show, expires > now, bool(PagesAhead.from_fields(record)), expires)
+    def of(cls, show: str, stored: Stored, now: datetime) -> Self:
+        lease = HeldLease.stored(lease_key(show), stored.etag, stored.body)
+        expires = datetime.fromtimestamp(lease.expires, UTC)
+        return cls(show, expires > now, bool(lease.ahead), expires)
 
     def line(self) -> str:
         if self.held:
@@ -88,7 +88,7 @@ def status(target: Target, newest: int = 5) -> Status:
 def show_leases(source: SourceBucket, now: datetime | None = None) -> list[ShowLease]:
     """The shows' leases in place, by show."""
     now = now or datetime.now(UTC)
-    return [ShowLease.from_json(show, body, now) for show, body in sorted(source.leases().items())]
+    return [ShowLease.of(show, stored, now) for show, stored in sorted(source.leases().items())]
 
 
 def queue_depths(sqs: Any, queue_url: str | None) -> tuple[int, int, int] | tuple[None, None, None]:

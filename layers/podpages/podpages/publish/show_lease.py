@@ -13,7 +13,6 @@ lease over, expired, with that record, where it would release it; the next holde
 over with the lease.
 """
 
-import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -87,9 +86,9 @@ def _take(
             lease.etag = etag
             return lease
         current = source.read_lease(show)
-        record = json.loads(current.body) if current else {}
-        held = current.etag if current and record["expires"] < clock() else None
-        inherited = PagesAhead.from_fields(record) if held else PagesAhead()
+        stored = HeldLease.stored(lease_key(show), current.etag, current.body) if current else None
+        held = stored.etag if stored and stored.expires < clock() else None
+        inherited = stored.ahead if stored and held else PagesAhead()
         if held:
             logger.warning("show lease expired; taking it over", show=show, ahead=bool(inherited))
         elif clock() >= deadline:

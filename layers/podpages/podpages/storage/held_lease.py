@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import dataclass, field
+from typing import Self
 
 from podpages.storage.pages_ahead import PagesAhead
 
@@ -26,6 +27,12 @@ class HeldLease:
     inherited: PagesAhead = field(default_factory=PagesAhead)
     unsettled: bool = False
     released: bool = False
+
+    @classmethod
+    def stored(cls, key: str, etag: str, body: bytes) -> Self:
+        """The lease as `body` stores it: its holder, its time and its record."""
+        record = json.loads(body)
+        return cls(key, etag, record["holder"], record["expires"], PagesAhead.from_fields(record))
 
     def body(self, expires: float | None = None) -> bytes:
         """The lease's JSON, expiring at `expires`, by default its own time."""

@@ -180,13 +180,13 @@ class SourceBucket:
     def read_lease(self, show: str) -> Stored | None:
         return read_stored(self.client, self.name, lease_key(show))
 
-    def leases(self) -> dict[str, bytes]:
-        """The JSON of every show's lease in place, by show: held, or left behind by a holder that
-        failed or was cut short."""
+    def leases(self) -> dict[str, Stored]:
+        """Every show's lease in place, by show: held, or left behind by a holder that failed or was
+        cut short."""
         found = {}
         for key, _written in self._list(LEASES_PREFIX):
             if (stored := read_stored(self.client, self.name, key)) is not None:  # released since the listing
-                found[key.removeprefix(LEASES_PREFIX).removesuffix(".json")] = stored.body
+                found[key.removeprefix(LEASES_PREFIX).removesuffix(".json")] = stored
         return found
 
     def delete_lease(self, show: str, etag: str) -> None:
