@@ -87,7 +87,11 @@ def test_render_writes_the_whole_site(source, tmp_path, capsys):
     assert (
         len([key for key in written if key.endswith("/index.html")]) == 22 + 3 + 4 + 2
     )  # episodes, shows, years, transcript pages
-    assert "[4/4] site files" in capsys.readouterr().err
+    progress = capsys.readouterr().err.splitlines()
+    # Each show is named once, when the last of its files is written, and the site's own files last
+    shows = sorted(line.split("] ")[1].split(":")[0] for line in progress if " episodes" in line)
+    assert shows == ["kernel-notes", "pytorch", "release-radio"]
+    assert progress[-2].startswith("[4/4] site files")
 
 
 def test_render_publishes_the_good_files_and_names_the_bad(source, tmp_path, capsys):

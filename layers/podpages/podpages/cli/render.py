@@ -1,16 +1,18 @@
 """`podpages render`: the whole site from a source folder, into a local folder, on every core.
 
-The files are read and checked by workers. Then each show's episode pages, transcripts and chapters
-are rendered and written by workers in runs of episodes, and its listings and feed by one more; the
-site's own files follow here. Each file is rendered by the same functions as in `render.whole_site`,
-which the publish path is held to, so the output is byte for byte the same whatever the number of
-workers.
+The files are read and checked by workers. Then the workers render and write every show's files:
+a small show's as one task, a larger show's episode pages, transcripts and chapters in runs of
+episodes and its listings and feed in one more task; the site's own files follow here. Each file is
+rendered by the same functions as in `render.whole_site`, which the publish path is held to, so the
+output is byte for byte the same whatever the number of workers.
 """
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, everything
 from podpages.cli.allocator import keep_freed_memory
@@ -58,27 +60,51 @@ def _render_site(
     """Render the catalogs of `source` into `site` on `workers`; how many files were written."""
     global _render
     _render = Render(source, settings, site)
-    written = 0
+    shows = sorted(source.catalogs.items())
+    longest = run_length(sum(len(catalog.episodes) for _show, catalog in shows), workers)
+    tasks = [(show, task) for show, catalog in shows for task in show_tasks(catalog, settings, workers, longest)]
+    left = Counter(show for show, _task in tasks)  # each show's tasks not yet done
+    written, number = 0, 0
     with worker_map(workers, one_at_a_time=True) as run:
-        for number, (show, catalog) in enumerate(sorted(source.catalogs.items()), start=1):
-            refresh = everything(catalog, settings.feed_max_items)
-            listings = all_listings(catalog, settings.feed_max_items)
-            # The show page, sitemaps and feed first, as a task of their own: one worker takes them
-            # while the others begin on the pages. The runs of pages, the longest, come before the
-            # feed's archives and the year archives, so that the workers end on short runs, together.
-            tasks = [replace(listings, years=set(), archives=set())]
-            years, archives = sorted(listings.years), sorted(listings.archives)
-            tasks += [part(refresh, slugs) for slugs in runs(sorted(refresh.episodes), workers, EPISODES_PER_RUN)]
-            tasks += [Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)]
-            tasks += [Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)]
-            written += sum(run(_write, [(show, task) for task in tasks]))
-            say(f"[{number}/{len(source.catalogs) + 1}] {show}: {len(refresh.episodes)} episodes")
+        # Every show's tasks in one map, so that no worker waits for the others to end a show.
+        for (show, _task), count in zip(tasks, run(_write, tasks), strict=True):
+            written += count
+            left[show] -= 1
+            if not left[show]:
+                number += 1
+                say(f"[{number}/{len(shows) + 1}] {show}: {len(source.catalogs[show].episodes)} episodes")
     plan = site_plan(
         {show: sitemap_parts(catalog, settings.feed_max_items) for show, catalog in source.catalogs.items()}, settings
     )
     site.apply(plan.puts, plan.deletes)
-    say(f"[{len(source.catalogs) + 1}/{len(source.catalogs) + 1}] site files: {len(plan.puts)} files")
+    say(f"[{len(shows) + 1}/{len(shows) + 1}] site files: {len(plan.puts)} files")
     return written + len(plan.puts)
+
+
+def run_length(episodes: int, workers: int) -> int:
+    """The most episodes' pages a task renders: a few runs to each worker, to even out their pace,
+    and never more than EPISODES_PER_RUN."""
+    return max(1, min(EPISODES_PER_RUN, -(-episodes // (workers * RUNS_PER_WORKER))))
+
+
+def show_tasks(catalog: Catalog, settings: Settings, workers: int, longest: int) -> list[Refresh]:
+    """A show's share of the render, in tasks. A show of at most `longest` episodes is one task,
+    everything it publishes: in ten tasks to each, a site of 1,000 shows of 10 episodes took 1.5
+    times as long to render. A larger show's show page, sitemaps and feed come first, as a task of their own: one
+    worker takes them while the others begin on the pages. The runs of pages, the longest, come
+    before the feed's archives and the year archives, so that the workers end on short runs,
+    together."""
+    refresh = everything(catalog, settings.feed_max_items)
+    if len(refresh.episodes) <= longest:
+        return [refresh]
+    listings = all_listings(catalog, settings.feed_max_items)
+    years, archives = sorted(listings.years), sorted(listings.archives)
+    return [
+        replace(listings, years=set(), archives=set()),
+        *(part(refresh, slugs) for slugs in runs(sorted(refresh.episodes), workers, longest)),
+        *(Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)),
+        *(Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)),
+    ]
 
 
 def runs[T](items: Sequence[T], workers: int, longest: int) -> list[Sequence[T]]:

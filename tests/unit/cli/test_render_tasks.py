@@ -1,0 +1,50 @@
+"""How `podpages render` shares a site out among its workers: a small show whole, a large one in runs."""
+
+from podpages.catalog.staleness import all_listings, everything
+from podpages.cli.render import EPISODES_PER_RUN, run_length, show_tasks
+from podpages.settings import Settings
+from support.catalogs import SITE_URL, daily_catalog
+
+SETTINGS = Settings(site_url=SITE_URL, feed_max_items=20)
+
+
+def test_runs_of_pages_give_each_worker_a_few_and_are_never_longer_than_the_most_a_run_holds():
+    assert run_length(episodes=10_000, workers=2) == EPISODES_PER_RUN
+    assert run_length(episodes=1_000, workers=2) == 125  # 4 runs to each of 2 workers
+    assert run_length(episodes=3, workers=4) == 1
+    assert run_length(episodes=0, workers=2) == 1
+
+
+def test_a_show_no_longer_than_a_run_is_one_task_of_everything_it_publishes():
+    catalog = daily_catalog(30)
+
+    tasks = show_tasks(catalog, SETTINGS, workers=2, longest=30)
+
+    assert tasks == [everything(catalog, SETTINGS.feed_max_items)]
+
+
+def test_a_longer_show_is_its_listings_then_runs_of_its_pages_then_its_archives():
+    catalog = daily_catalog(120)  # a feed of 20 and its archive pages; the years 2025 and 2026
+    whole = everything(catalog, SETTINGS.feed_max_items)
+    archive_pages = sorted(all_listings(catalog, SETTINGS.feed_max_items).archives)
+
+    listings, *rest = show_tasks(catalog, SETTINGS, workers=2, longest=25)
+
+    # The show page, sitemaps and feed first, without the archives the other tasks share out
+    assert (listings.feed, listings.show_page, listings.episodes, listings.years, listings.archives) == (
+        True,
+        True,
+        set(),
+        set(),
+        set(),
+    )
+    pages = [task for task in rest if task.episodes]
+    archives = [task for task in rest if task.archives]
+    years = [task for task in rest if task.years]
+    # Then every page once, in runs of at most 25
+    assert len(pages) == 8 and all(len(task.episodes) <= 25 for task in pages)
+    assert sorted(slug for task in pages for slug in task.episodes) == sorted(whole.episodes)
+    # Then every feed archive and year archive once, after the pages
+    assert len(archive_pages) > 1 and sorted(page for task in archives for page in task.archives) == archive_pages
+    assert sorted(year for task in years for year in task.years) == sorted(whole.years) == [2025, 2026]
+    assert rest == pages + archives + years
