@@ -21,7 +21,9 @@ every round so that drift (thermal, page cache, noisy neighbours) hits both:
   `podpages render --force`; both are whole processes, start-up included;
 - incremental: after adding one episode to both sources, `hugo` again over its last output,
   against podpages' domain work for that publish, in this process with no S3: fold the change
-  into the show's catalog and plan every object the publish writes, bodies rendered in memory.
+  into the show's catalog and plan every object the publish writes, bodies rendered in memory;
+- full again, on a site of as many episodes in many shows (`compare_shows`; `make bench` runs
+  it with 100): each tool then also builds each show's page, feed and year archives.
 
 The conversion to Hugo content, the catalogue and the catalog read from the folder are setup
 and not timed. The report gives medians and minima, the ratios against the targets, the
@@ -70,8 +72,8 @@ INCREMENTAL_TARGET = 1 / 20  # podpages single publish / Hugo rebuild
 
 
 def write_hugo_site(source: Path, site: Path) -> None:
-    """A Hugo site holding the show of `source`: its config and layouts, the show's section,
-    a section per year for the archives, and a content file per episode."""
+    """A Hugo site holding the shows of `source`: its config and layouts, a section per show with
+    a section per year for its archives, and a content file per episode."""
     if site.exists():
         shutil.rmtree(site)
     site.mkdir(parents=True)
@@ -79,22 +81,23 @@ def write_hugo_site(source: Path, site: Path) -> None:
     shutil.copytree(HUGO_FILES / "layouts", site / "layouts")
     (site / "static").mkdir()
     shutil.copy(COVER, site / "static" / "cover.png")
-    show = json.loads((source / "shows" / f"{SHOW}.json").read_text())
-    section = {
-        "title": show["title"],
-        "description": show["description"],
-        "author": show["author"],
-        "categories": show["categories"],
-        "overview": show.get("overview", ""),
-        # podpages derives it from the feed URL; computed here so both feeds carry the same one.
-        "podcast_guid": podcast_guid(f"{SITE_URL}/{SHOW}/feed.xml"),
-    }
-    write_content(site / "content" / SHOW / "_index.md", section)
-    for path in sorted((source / "episodes" / SHOW).glob("*.json")):
-        add_hugo_episode(site, path, show["title"])
+    for document in sorted((source / "shows").glob("*.json")):
+        slug, show = document.stem, json.loads(document.read_text())
+        section = {
+            "title": show["title"],
+            "description": show["description"],
+            "author": show["author"],
+            "categories": show["categories"],
+            "overview": show.get("overview", ""),
+            # podpages derives it from the feed URL; computed here so both feeds carry the same one.
+            "podcast_guid": podcast_guid(f"{SITE_URL}/{slug}/feed.xml"),
+        }
+        write_content(site / "content" / slug / "_index.md", section)
+        for path in sorted((source / "episodes" / slug).glob("*.json")):
+            add_hugo_episode(site, path, slug, show["title"])
 
 
-def add_hugo_episode(site: Path, episode_json: Path, show_title: str) -> None:
+def add_hugo_episode(site: Path, episode_json: Path, show: str, show_title: str) -> None:
     """content/<show>/<episode>.md from one episode JSON: the contract's fields as front matter
     and the full transcript as the body, so that Hugo renders it as Markdown (the excerpt is
     `truncate` of that) and writes it out whole as transcript.txt. Also the year's archive
@@ -109,11 +112,11 @@ def add_hugo_episode(site: Path, episode_json: Path, show_title: str) -> None:
         "duration_seconds": total_seconds(duration),
         "audio": document["audio"],
         # The GUID podpages gives an episode that names none, so both feeds carry the same.
-        "guid": default_episode_guid(SHOW, episode_json.stem),
+        "guid": default_episode_guid(show, episode_json.stem),
     }
-    write_content(site / "content" / SHOW / f"{episode_json.stem}.md", front_matter, document.get("transcript", ""))
+    write_content(site / "content" / show / f"{episode_json.stem}.md", front_matter, document.get("transcript", ""))
     year = int(document["published"][:4])
-    archive = site / "content" / SHOW / str(year) / "_index.md"
+    archive = site / "content" / show / str(year) / "_index.md"
     if not archive.exists():
         archive_matter = {
             "title": f"{show_title}: episodes from {year}",
@@ -223,11 +226,12 @@ def alternate(rounds: int, runs: dict[str, Callable[[], float]]) -> dict[str, li
 
 
 def episode_pages(out: Path) -> int:
-    return sum(1 for _ in (out / SHOW).glob("episode-*/index.html"))
+    return sum(1 for _ in out.glob("*/episode-*/index.html"))
 
 
 def feed_items(out: Path) -> int:
-    return len(re.findall(rb"<item>", (out / SHOW / "feed.xml").read_bytes()))
+    """The items of every show's feed."""
+    return sum(len(re.findall(rb"<item>", feed.read_bytes())) for feed in out.glob("*/feed.xml"))
 
 
 def output_summary(out: Path) -> dict:
@@ -244,10 +248,10 @@ def output_summary(out: Path) -> dict:
 FEED_ITEMS = 1000  # FEED_MAX_ITEMS's default, and the Hugo site's rssLimit
 
 
-def check_comparable(name: str, summary: dict, episodes: int) -> None:
-    """Both outputs must hold a page per episode and the newest episodes in the feed, or the timings
-    compare different work."""
-    items = min(episodes, FEED_ITEMS)
+def check_comparable(name: str, summary: dict, episodes: int, shows: int = 1) -> None:
+    """Both outputs must hold a page per episode and each show's newest episodes in its feed, or the
+    timings compare different work."""
+    items = shows * min(episodes // shows, FEED_ITEMS)
     if summary["episode_pages"] != episodes or summary["feed_items"] != items:
         raise SystemExit(f"{name} output is not comparable: {summary}, expected {episodes} pages and {items} items")
 
@@ -295,7 +299,7 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
             shutil.rmtree(temporary, ignore_errors=True)
     bytecode_as_installed()
     source, site = workdir / "source", workdir / "hugo-site"
-    hugo_out, podpages_out = workdir / "hugo-out", workdir / "podpages-out"
+    hugo_out = workdir / "hugo-out"
     settings = Settings(site_url=SITE_URL)
     load_before = os.getloadavg()  # others' work on the machine skews both tools, Hugo's threads more
 
@@ -303,24 +307,13 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
     shutil.rmtree(source, ignore_errors=True)
     write_catalogue(source, episodes, SHOW)
     write_hugo_site(source, site)
-
-    print("full builds", file=sys.stderr)
-    full = alternate(
-        rounds,
-        {
-            "hugo": lambda: hugo_build(site, hugo_out, cold=True),
-            "podpages": lambda: podpages_render(source, podpages_out),
-        },
-    )
-    outputs = {"hugo": output_summary(hugo_out), "podpages": output_summary(podpages_out)}
-    for name, summary in outputs.items():
-        check_comparable(name, summary, episodes)
+    full = full_builds(workdir, episodes, 1, rounds)
 
     print("incremental: one more episode", file=sys.stderr)
     catalog = read_source_folder(source, settings).catalogs[SHOW]  # the show as it was before the new episode
     write_catalogue(source, 1, SHOW, first=episodes)
     new_episode = source / "episodes" / SHOW / f"episode-{episodes:05d}.json"
-    add_hugo_episode(site, new_episode, json.loads((source / "shows" / f"{SHOW}.json").read_text())["title"])
+    add_hugo_episode(site, new_episode, SHOW, json.loads((source / "shows" / f"{SHOW}.json").read_text())["title"])
     written: list[tuple[int, int]] = []
 
     def publish() -> float:
@@ -341,7 +334,7 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
         },
         "episodes": episodes,
         "rounds": rounds,
-        "full_render": comparison(full, FULL_TARGET) | {"outputs": outputs},
+        "full_render": full,
         "incremental": comparison(incremental, INCREMENTAL_TARGET)
         | {
             "objects_written": written[0][0],
@@ -352,6 +345,41 @@ def compare(episodes: int = 10_000, rounds: int = 3, workdir: Path | None = None
             / statistics.median(incremental["hugo"]),
         },
     }
+
+
+def full_builds(workdir: Path, episodes: int, shows: int, rounds: int) -> dict:
+    """Both tools' full builds of the site in `workdir` (its source/ and hugo-site/), alternated
+    round by round, each output checked to hold the same pages and feed items as the other's."""
+    source, site = workdir / "source", workdir / "hugo-site"
+    hugo_out, podpages_out = workdir / "hugo-out", workdir / "podpages-out"
+    print("full builds", file=sys.stderr)
+    times = alternate(
+        rounds,
+        {
+            "hugo": lambda: hugo_build(site, hugo_out, cold=True),
+            "podpages": lambda: podpages_render(source, podpages_out),
+        },
+    )
+    outputs = {"hugo": output_summary(hugo_out), "podpages": output_summary(podpages_out)}
+    for name, summary in outputs.items():
+        check_comparable(name, summary, episodes, shows)
+    return comparison(times, FULL_TARGET) | {"outputs": outputs}
+
+
+def compare_shows(shows: int, episodes: int = 10_000, rounds: int = 3) -> dict:
+    """The full builds of a site of `shows` shows sharing `episodes` episodes alike, where each
+    tool pays for each show's own page, feed and sitemaps as well as for the episodes."""
+    workdir, each = synthetic.workdir("hugo-compare-shows-"), episodes // shows
+    try:
+        bytecode_as_installed()
+        print(f"setup: {shows} shows of {each} episodes, the Hugo site from them", file=sys.stderr)
+        for number in range(shows):
+            write_catalogue(workdir / "source", each, f"show-{number:04d}", first=number * each)
+        write_hugo_site(workdir / "source", workdir / "hugo-site")
+        full = full_builds(workdir, each * shows, shows, rounds)
+        return {"shows": shows, "episodes": each * shows, "rounds": rounds, "full_render": full}
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def table(result: dict) -> str:
