@@ -17,7 +17,7 @@ from podpages.cli.source_folder import read_source_folder
 from podpages.render.site_objects import plain_text
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
-from support.catalogs import SITE_URL
+from support.catalogs import SITE_URL, episode_document
 from support.paths import EXAMPLES
 
 SEED_PAGE = "pytorch/backend-flexibility-revolution/index.html"
@@ -235,23 +235,56 @@ def test_a_render_writes_into_folders_that_an_earlier_render_or_the_user_made(tm
     assert (out / "show" / "index.html").read_text() == "two"
 
 
-def test_a_render_on_workers_is_the_from_scratch_render_the_publish_path_is_held_to(source, tmp_path):
-    # Given feeds of 2, so that the pages, the year archives and the feed's archives are each
-    # shared out among 3 workers in runs of their own
-    settings = Settings(site_url=SITE_URL, feed_max_items=2)
-    command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(tmp_path / "site")]
-    subprocess.run([*command, "--site-url", SITE_URL, "--workers", "3", "--feed-max-items", "2"], check=True)
+def rendered_on_three_workers(source: Path, out: Path, settings: Settings) -> dict[str, bytes]:
+    """What `podpages render` writes, on 3 workers in a process of its own, as a user runs it."""
+    command = [sys.executable, "-m", "podpages.cli.main", "render", str(source), "--out", str(out)]
+    options = ["--site-url", settings.site_url, "--workers", "3", "--feed-max-items", str(settings.feed_max_items)]
+    subprocess.run([*command, *options], check=True)
+    written = contents(out)
+    written.pop(MANIFEST)
+    return written
 
-    # Then the folder holds exactly what `render.whole_site` renders, byte for byte
+
+def from_scratch(source: Path, settings: Settings) -> dict[str, bytes]:
+    """What `render.whole_site`, which the publish path is held to, renders of the folder."""
     folder = read_source_folder(source, settings)
-    expected = {
+    return {
         item.key: item.body
         for _show, plan in render_site(folder.catalogs, folder.transcripts, settings)
         for item in plan.puts
     }
-    written = contents(tmp_path / "site")
-    written.pop(MANIFEST)
+
+
+def test_a_render_on_workers_is_the_from_scratch_render_the_publish_path_is_held_to(source, tmp_path):
+    # Given feeds of 2, so that the pages, the year archives and the feed's archives are each
+    # shared out among 3 workers in runs of their own
+    settings = Settings(site_url=SITE_URL, feed_max_items=2)
+
+    written = rendered_on_three_workers(source, tmp_path / "site", settings)
+
+    # Then the folder holds exactly what `render.whole_site` renders, byte for byte
+    expected = from_scratch(source, settings)
     assert written == expected and len([key for key in expected if "/feed-archive-" in key]) >= 6
+
+
+def test_a_render_of_many_small_shows_on_workers_is_the_from_scratch_render(source, tmp_path):
+    # Given twelve shows of one or two episodes beside the examples' three: the small shows, and
+    # the examples' two of 3 episodes, are each rendered whole as one task, the third in runs
+    for number in range(12):
+        for episode in range(1 + number % 2):
+            document = episode_document(
+                f"Episode {episode} of show {number}", f"2026-0{1 + episode}-0{1 + number % 9}T10:00:00Z"
+            )
+            path = source / "episodes" / f"small-{number:02d}" / f"episode-{episode}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(document))
+    settings = Settings(site_url=SITE_URL, feed_max_items=2)
+
+    written = rendered_on_three_workers(source, tmp_path / "site", settings)
+
+    # Then the folder holds exactly what `render.whole_site` renders, byte for byte
+    expected = from_scratch(source, settings)
+    assert written == expected and len([key for key in expected if key.startswith("small-")]) > 12 * 3
 
 
 def test_a_file_the_system_takes_a_few_bytes_at_a_time_is_written_whole(tmp_path, monkeypatch):
