@@ -3,8 +3,11 @@ contract's size limit is rejected having read no more than the limit and one byt
 
 import json
 import os
+import sys
 import tracemalloc
 from types import SimpleNamespace
+
+import pytest
 
 from podpages.cli.main import main
 from podpages.cli.source_folder import read_at_most, read_change, read_source_folder
@@ -106,3 +109,25 @@ def test_a_file_that_grew_since_its_size_was_taken_is_read_on_to_the_limit(tmp_p
 
     # Then the first read stops at its limit, and the second takes the whole file
     assert (len(capped), len(whole)) == (4_001, 5_000)
+
+
+@pytest.mark.parametrize(
+    ("progress", "terminal", "shown"), [(True, False, True), (None, True, True), (None, False, False)]
+)
+def test_the_files_read_are_counted_on_a_bar_where_asked_or_on_a_terminal(
+    progress, terminal, shown, tmp_path, capsys, monkeypatch
+):
+    # Given a show of three episode files
+    for slug in ("a", "b", "c"):
+        path = tmp_path / "episodes" / "show" / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode_document(slug)))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+
+    # When the folder is read
+    folder = read_source_folder(tmp_path, SETTINGS, progress=progress)
+
+    # Then the bar counts the three of three where it is shown, and nothing is written where it is not
+    err = capsys.readouterr().err
+    assert len(folder.catalogs["show"].episodes) == 3
+    assert ("reading: 100%" in err and "3/3" in err) if shown else err == ""

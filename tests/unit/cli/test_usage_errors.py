@@ -29,7 +29,7 @@ def source(tmp_path):
 )
 def test_a_bug_in_a_command_surfaces_with_its_traceback_instead_of_exit_2(bug, source, tmp_path, monkeypatch):
     # Given a render that meets a bug while reading the source folder
-    def broken(*args: object) -> None:
+    def broken(*args: object, **options: object) -> None:
         raise bug
 
     monkeypatch.setattr(render, "read_source_folder", broken)

@@ -49,7 +49,7 @@ def render_folder(
     keep_freed_memory()
     with lasting_objects() as made:
         with worker_map(workers) as run:
-            source = read_source_folder(root, settings, run)
+            source = read_source_folder(root, settings, run, progress=None)
         made()
         return source, _render_site(source, settings, site, workers, say)
 

@@ -11,6 +11,7 @@ from typing import BinaryIO
 from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_show, guid_taken
+from podpages.cli.progress import progress_bar
 from podpages.cli.workers import Map
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.documents import Show, transcript_of
@@ -104,9 +105,10 @@ def read_at_most(file: BinaryIO, limit: int) -> bytes:
     return body
 
 
-def read_source_folder(root: Path, settings: Settings, run: Map = map) -> SourceFolder:
+def read_source_folder(root: Path, settings: Settings, run: Map = map, progress: bool | None = False) -> SourceFolder:
     """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside.
-    `run` maps the reading of each file, for workers to share."""
+    `run` maps the reading of each file, for workers to share. `progress` shows the files read on a
+    bar: True always, None on a terminal only."""
     folder = SourceFolder()
     # Each upload becomes its catalog entry, or its companion's record, as soon as it is read and
     # accepted, so that no show holds every upload whole and every entry at once.
@@ -116,7 +118,7 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map) -> Source
     documents: dict[str, Show] = {}
     files = [*sorted((root / "shows").glob("*.json")), *_episode_uploads(root / "episodes")]
     reads = run(partial(_read_or_refuse, excerpt_chars=settings.excerpt_chars), files)
-    for path, read in zip(files, reads, strict=True):
+    for path, read in progress_bar(zip(files, reads, strict=True), "reading", "file", progress, len(files)):
         if isinstance(read, tuple):  # refused
             folder.problems += [(path, problem) for problem in read]
             continue
