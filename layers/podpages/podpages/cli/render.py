@@ -89,7 +89,7 @@ def run_length(episodes: int, workers: int) -> int:
 
 def show_tasks(catalog: Catalog, settings: Settings, workers: int, longest: int) -> list[Refresh]:
     """A show's share of the render, in tasks. A show of at most `longest` episodes is one task,
-    everything it publishes: in ten tasks to each, a site of 1,000 shows of 10 episodes took 1.5
+    everything it publishes: in seven tasks to each, a site of 1,000 shows of 10 episodes took 1.5
     times as long to render. A larger show's show page, sitemaps and feed come first, as a task of
     their own: one worker takes them while the others begin on the pages. The runs of pages, the
     longest, come before the feed's archives and the year archives, so that the workers end on
