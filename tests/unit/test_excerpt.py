@@ -2,11 +2,32 @@
 
 import pytest
 
-from podpages.excerpt import ELLIPSIS, cut_at_word, excerpt, meta_description, paragraphs
+from podpages.excerpt import ELLIPSIS, cut_at_word, excerpt, fold, meta_description, paragraphs
 
 
 def test_paragraphs_split_on_blank_lines_and_fold_white_space():
     assert paragraphs("one\ntwo  three\n\n\n  four \n \nfive") == ["one two three", "four", "five"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "folded already, one space to a gap",
+        "two  spaces",
+        " leading",
+        "trailing ",
+        "a\ttab",
+        "a\nline",
+        "a\u00a0no-break space",
+        "an\u3000ideographic space",
+        "a\u2028line separator",
+        "a next\u0085line",
+        "\u2003",
+        "",
+    ],
+)
+def test_folding_makes_each_run_of_white_space_one_space_and_trims_the_ends(text):
+    assert fold(text) == " ".join(text.split())
 
 
 def test_a_transcript_that_fits_whole_gets_no_ellipsis():

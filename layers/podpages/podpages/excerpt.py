@@ -24,7 +24,17 @@ def paragraphs(text: str) -> list[str]:
 def _paragraphs(text: str) -> Iterator[str]:
     """The paragraphs, each found and folded only when it is asked for: an excerpt takes the first
     few of a transcript of up to 100,000 characters."""
-    return (folded for block in _blocks(text) if (folded := " ".join(block.split())))
+    return (folded for block in _blocks(text) if (folded := fold(block)))
+
+
+def fold(text: str) -> str:
+    """The text with each run of white space made one space, and none at either end. Text that is
+    folded already, most paragraphs, is returned as it is: splitting and joining a paragraph of
+    470 characters took 5 µs, and this test a tenth of that. Where `isprintable` holds, the ASCII
+    space is the text's only white space."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 def _blocks(text: str) -> Iterator[str]:
@@ -58,7 +68,7 @@ def excerpt(transcript: str, limit: int) -> list[str]:
 
 def meta_description(summary: str) -> str:
     """The summary on one line, cut to at most 155 characters: at a word, or between graphemes if none fits."""
-    line = " ".join(summary.split())
+    line = fold(summary)
     return line if len(line) <= META_DESCRIPTION_CHARS else cut_to_fit(line, META_DESCRIPTION_CHARS)
 
 

@@ -102,10 +102,8 @@ def test_a_file_that_grew_since_its_size_was_taken_is_read_on_to_the_limit(tmp_p
     monkeypatch.setattr(os, "fstat", lambda fd: SimpleNamespace(st_size=100))
 
     # When at most 4,001 bytes of it are read, and then at most 10,000
-    with path.open("rb") as file:
-        capped = read_at_most(file, 4_001)
-    with path.open("rb") as file:
-        whole = read_at_most(file, 10_000)
+    capped = read_at_most(path, 4_001)
+    whole = read_at_most(path, 10_000)
 
     # Then the first read stops at its limit, and the second takes the whole file
     assert (len(capped), len(whole)) == (4_001, 5_000)
