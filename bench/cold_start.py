@@ -54,20 +54,27 @@ start = time.perf_counter()
 print(time.perf_counter() - start)
 """
 BASELINE = 'import boto3\nboto3.client("s3")'
-# The render function's floor: the libraries its first event uses and the contract's pydantic models,
-# imported and set up as its handler does (the collector off, powertools' batch before pydantic,
-# which would otherwise load powertools' own models too, botocore's client, and the functions' one
-# Logger, Metrics and Tracer), with none of podpages' other modules.
-FLOOR = """
+# The render function's floor, a step at a time, each sampled with the steps before it: the
+# libraries its first event uses and the contract's pydantic models, imported and set up as its
+# handler does (the collector off, powertools' batch before pydantic, which would otherwise load
+# powertools' own models too, botocore's client, and the functions' one Logger, Metrics and
+# Tracer), with none of podpages' other modules.
+STEPS = {
+    "the render function's floor, a step at a time: the product's libraries (powertools, botocore's "
+    "client, feedgen and lxml, isodate, Jinja)": """
 import gc
 gc.disable()
 import aws_lambda_powertools.utilities.batch, aws_lambda_powertools.utilities.data_classes
 from botocore.session import Session
 Session().create_client("s3")
-import feedgen.feed, isodate, jinja2, lxml.etree, markdown_it, nh3, webvtt
-import podpages.contract.documents
+import feedgen.feed, isodate, jinja2, lxml.etree
 import podpages.observability
-"""
+""",
+    "… and markdown-it, nh3 and webvtt, for show notes and companion transcripts": "import markdown_it, nh3, webvtt\n",
+    "… and pydantic": "import pydantic.main\n",
+    "… and the contract's pydantic models: the floor": "import podpages.contract.documents\n",
+}
+STEP_BODIES = {name: "".join(list(STEPS.values())[: number + 1]) for number, name in enumerate(STEPS)}
 HANDLER_IMPORT = """
 import importlib.util
 spec = importlib.util.spec_from_file_location("handler", {path!r})
@@ -117,30 +124,38 @@ def sample(body: str, with_layer: bool) -> float:
 
 
 def measure(function: str, samples: int = 40) -> dict:
-    """Medians and ratios over `samples` pairs of fresh interpreters; for the render function, over
-    triples, the third the libraries its handler imports alone (`FLOOR`)."""
+    """Medians and ratios over `samples` pairs of fresh interpreters; for the render function, with
+    each of its floor's steps beside them (`STEPS`), the last of them the floor."""
     handler = HANDLER_IMPORT.format(path=str(handler_source(function)[0]))
-    with_floor = function == "RenderFunction"
+    steps = STEP_BODIES if function == "RenderFunction" else {}
     sample(BASELINE, False), sample(handler, True)  # warm the OS page cache
-    baseline, imports, floor = [], [], []
+    baseline, imports = [], []
+    stepped: dict[str, list[float]] = {name: [] for name in steps}
     for number in range(1, samples + 1):
         baseline.append(sample(BASELINE, False))
         imports.append(sample(handler, True))
-        if with_floor:
-            floor.append(sample(FLOOR, True))
+        for name, body in steps.items():
+            stepped[name].append(sample(body, True))
         print(f"\r{function}: sample {number}/{samples}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     paired = [mine / base for base, mine in zip(baseline, imports, strict=True)]
+    base = statistics.median(baseline)
     result = {
         "samples": samples,
-        "boto3_median_ms": round(statistics.median(baseline) * 1000, 1),
+        "boto3_median_ms": round(base * 1000, 1),
         "handler_median_ms": round(statistics.median(imports) * 1000, 1),
-        "ratio_of_medians": round(statistics.median(imports) / statistics.median(baseline), 3),
+        "ratio_of_medians": round(statistics.median(imports) / base, 3),
         "median_of_paired_ratios": round(statistics.median(paired), 3),
     }
-    if with_floor:
-        result["floor_median_ms"] = round(statistics.median(floor) * 1000, 1)
-        result["floor_ratio_of_medians"] = round(statistics.median(floor) / statistics.median(baseline), 3)
+    if steps:
+        medians = {name: statistics.median(times) for name, times in stepped.items()}
+        result["steps"] = {
+            name: {"median_ms": round(median * 1000, 1), "ratio_of_medians": round(median / base, 3)}
+            for name, median in medians.items()
+        }
+        floor = list(medians.values())[-1]
+        result["floor_median_ms"] = round(floor * 1000, 1)
+        result["floor_ratio_of_medians"] = round(floor / base, 3)
     return result
 
 
