@@ -1,9 +1,12 @@
 """How `podpages render` shares a site out among its workers: a small show whole, a large one in runs."""
 
+from datetime import UTC, datetime, timedelta
+
+from podpages.catalog.model import Catalog
 from podpages.catalog.staleness import all_listings, everything
 from podpages.cli.render import EPISODES_PER_RUN, run_length, show_tasks
 from podpages.settings import Settings
-from support.catalogs import SITE_URL, daily_catalog
+from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode
 
 SETTINGS = Settings(site_url=SITE_URL, feed_max_items=20)
 
@@ -48,3 +51,22 @@ def test_a_longer_show_is_its_listings_then_runs_of_its_pages_then_its_archives(
     assert len(archive_pages) > 1 and sorted(page for task in archives for page in task.archives) == archive_pages
     assert sorted(year for task in years for year in task.years) == sorted(whole.years) == [2025, 2026]
     assert rest == pages + archives + years
+
+
+def test_a_run_of_pages_is_of_episodes_next_to_each_other_in_publish_order_whatever_their_slugs():
+    # Given 60 daily episodes whose slugs do not sort in publish order
+    catalog = Catalog(show="daily")
+    for number in range(60):
+        published = (datetime(2026, 1, 1, 9, tzinfo=UTC) + timedelta(days=number)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        slug = f"e{number * 37 % 61:02d}"  # e00, e37, e13, e50, …
+        catalog = catalog.apply(put_episode("daily", slug, episode_document(f"Episode {number}", published)), 200)
+
+    # When the show is shared out in runs of at most 15 pages
+    _listings, *rest = show_tasks(catalog, SETTINGS, workers=2, longest=15)
+
+    # Then each run holds neighbours: episodes whose places in publish order follow one another
+    place = {entry.slug: number for number, entry in enumerate(catalog.episodes)}
+    pages = [sorted(place[slug] for slug in task.episodes) for task in rest if task.episodes]
+    assert len(pages) == 8
+    assert all(places == list(range(places[0], places[-1] + 1)) for places in pages)
+    assert sorted(number for places in pages for number in places) == list(range(60))

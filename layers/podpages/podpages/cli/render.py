@@ -93,7 +93,9 @@ def show_tasks(catalog: Catalog, settings: Settings, workers: int, longest: int)
     times as long to render. A larger show's show page, sitemaps and feed come first, as a task of
     their own: one worker takes them while the others begin on the pages. The runs of pages, the
     longest, come before the feed's archives and the year archives, so that the workers end on
-    short runs, together."""
+    short runs, together. A run is of episodes next to each other in publish order, whose pages
+    list the same neighbours (`nearby_section.nearby_link`): in runs of slugs in name order, a show
+    whose slugs are not in publish order took 1.2 to 1.3 times as long to render."""
     refresh = everything(catalog, settings.feed_max_items)
     if len(refresh.episodes) <= longest:
         return [refresh]
@@ -101,7 +103,7 @@ def show_tasks(catalog: Catalog, settings: Settings, workers: int, longest: int)
     years, archives = sorted(listings.years), sorted(listings.archives)
     return [
         replace(listings, years=set(), archives=set()),
-        *(part(refresh, slugs) for slugs in runs(sorted(refresh.episodes), workers, longest)),
+        *(part(refresh, slugs) for slugs in runs([entry.slug for entry in catalog.episodes], workers, longest)),
         *(Refresh(archives=set(share)) for share in runs(archives, workers, ARCHIVES_PER_RUN)),
         *(Refresh(years=set(share)) for share in runs(years, workers, YEARS_PER_RUN)),
     ]
