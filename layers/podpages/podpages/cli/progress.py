@@ -18,7 +18,7 @@ def follow(
     from tqdm import tqdm  # tqdm ships no types, and types-tqdm is no dependency
 
     deadline = time.monotonic() + wait
-    with tqdm(total=total, desc=desc, unit=unit, disable=hidden(show) or not total) as bar:
+    with tqdm(total=total, desc=desc, unit=unit, disable=not (shown(show) and total)) as bar:
         while True:
             done = max(0, min(total, finished()))
             bar.update(done - bar.n)
@@ -32,7 +32,7 @@ def progress_bar[T](
 ) -> Iterable[T]:
     """`items`, counted on a bar as they are taken, out of `total` where their number is not theirs
     to tell (a generator's); typed, where tqdm is not. `show` None shows the bar on a terminal only."""
-    if not (sys.stderr.isatty() if show is None else show):
+    if not shown(show):
         return items
     from tqdm import tqdm
 
@@ -40,6 +40,6 @@ def progress_bar[T](
     return bar
 
 
-def hidden(show: bool | None) -> bool | None:
-    """tqdm's `disable`: None hides the bar unless standard error is a terminal."""
-    return None if show is None else not show
+def shown(show: bool | None) -> bool:
+    """Whether a bar is shown: as `show` says, or, where it says None, where standard error is a terminal."""
+    return sys.stderr.isatty() if show is None else show
