@@ -70,7 +70,7 @@ Session().create_client("s3")
 import feedgen.feed, isodate, jinja2, lxml.etree
 import podpages.observability
 """,
-    "… and markdown-it, nh3 and webvtt, for show notes and companion transcripts": "import markdown_it, nh3, webvtt\n",
+    "… and cmark, nh3 and webvtt, for show notes and companion transcripts": "import cmarkgfm, nh3, webvtt\n",
     "… and pydantic": "import pydantic.main\n",
     "… and the contract's pydantic models: the floor": "import podpages.contract.documents\n",
 }

@@ -65,6 +65,36 @@ def test_links_of_every_kind_are_kept():
     ]
 
 
+@pytest.mark.parametrize(
+    ("markdown", "html"),
+    [
+        ("Use the <video> tag, *really*.", "<p>Use the &lt;video&gt; tag, <em>really</em>.</p>"),
+        ("<div>\n*hi*\n</div>", "<p>&lt;div&gt;\n<em>hi</em>\n&lt;/div&gt;</p>"),
+        ("<!-- a comment -->", "<p>&lt;!-- a comment --&gt;</p>"),
+        (
+            "<b>bold</b>, <https://a.example>, <host@example.com>, \\<i>, \\\\<u>, `<code>` and &lt;",
+            '<p>&lt;b&gt;bold&lt;/b&gt;, <a href="https://a.example">https://a.example</a>, '
+            '<a href="mailto:host@example.com">host@example.com</a>, &lt;i&gt;, \\&lt;u&gt;, '
+            "<code>&lt;code&gt;</code> and &lt;</p>",
+        ),
+        (
+            "<b>x</b> and [q](https://x.example/a<b)",
+            '<p>&lt;b&gt;x&lt;/b&gt; and <a href="https://x.example/a%3Cb">q</a></p>',
+        ),
+        ("```\n<b>\n```\n\n<i>", "<pre><code>&lt;b&gt;\n</code></pre>\n<p>&lt;i&gt;</p>"),
+    ],
+    ids=["inline", "block", "comment", "beside-autolinks-escapes-and-code", "in-a-link", "in-code"],
+)
+def test_raw_html_is_shown_as_written_and_what_follows_it_is_still_markdown(markdown, html):
+    assert notes_html(markdown) == html
+
+
+def test_a_link_keeps_its_text_but_no_relative_url():
+    assert notes_html("[about](/about), [top](#top) and [home](https://a.example/)") == (
+        '<p><a>about</a>, <a>top</a> and <a href="https://a.example/">home</a></p>'
+    )
+
+
 def test_headings_sit_under_the_page_s_sections():
     rendered = notes_html("# One\n\n## Two\n\n### Three\n\n###### Six")
 
@@ -107,6 +137,12 @@ def test_notes_that_open_below_their_top_level_still_give_an_outline_without_gap
     rendered = notes_html("## First\n\ntext\n\n## Second\n\n# Main\n\n## Under main")
 
     assert [element.tag for element in elements(rendered) if element.tag.startswith("h")] == ["h3", "h3", "h3", "h4"]
+
+
+def test_headings_beside_raw_html_keep_their_outline():
+    rendered = notes_html("## <b>Two</b>\n\n# One\n\n## Three")
+
+    assert rendered == "<h3>&lt;b&gt;Two&lt;/b&gt;</h3>\n<h3>One</h3>\n<h4>Three</h4>"
 
 
 def test_notes_of_one_heading_level_give_h3s():

@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("pydantic", "jinja2", "feedgen", "lxml", "webvtt", "markdown_it", "nh3")
+HEAVY = ("pydantic", "jinja2", "feedgen", "lxml", "webvtt", "cmarkgfm", "nh3")
 PROBE = """
 import json, sys
 import podpages.nearby.api, podpages.nearby.cache

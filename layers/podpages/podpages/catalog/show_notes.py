@@ -1,43 +1,84 @@
 """Show notes: the publisher's Markdown (CommonMark), rendered once, when an upload is folded, to the
 small and safe HTML that the page and the feed's `content:encoded` both carry.
 
-Markdown's raw HTML is escaped, not passed (`html` off), and what the renderer makes is then
-sanitised by nh3 (the Ammonia sanitiser) against an allow-list, so that no script, style, event
-handler, `javascript:` or `data:` URL survives whatever the input. Headings sit under the page's
-own h2 "Show notes" (`outline_levels`).
+cmark, CommonMark's reference implementation in C (through cmarkgfm), renders the Markdown: 1,100
+characters of notes in about 20 µs, where markdown-it-py took 1 ms, half of what a full render
+of 10,000 episodes with notes cost. Raw HTML is escaped, never passed: cmark can only drop it (its
+safe mode), so notes that hold any are read again with each `<` that could open it made text
+(`_text_for_raw_html`). What cmark makes is then sanitised by nh3 (the Ammonia sanitiser) against
+an allow-list, so that no script, style, event handler, relative link, `javascript:` or `data:` URL
+survives whatever the input. Headings sit under the page's own h2 "Show notes" (`outline_levels`).
 """
 
-from functools import cache
+import re
 
+import cmarkgfm
 import nh3
-from markdown_it import MarkdownIt
 
 ALLOWED_TAGS = frozenset({"p", "br", "a", "strong", "em", "code", "pre", "blockquote", "ul", "ol", "li", "h3", "h4"})
 ALLOWED_ATTRIBUTES = {"a": {"href"}}
 URL_SCHEMES = frozenset({"https", "http", "mailto"})
 
-
-@cache
-def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False})
+# What cmark writes, in its safe mode, where the Markdown holds raw HTML.
+RAW_HTML_OMITTED = "<!-- raw HTML omitted -->"
+# A `<` that may open raw HTML: one that no backslash escapes and that opens no autolink (a URI or
+# an address, whose colon or @ no tag name may hold). Patterns from the CommonMark spec, section 6.5.
+_AUTOLINK = (
+    r"[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>"
+)
+_MAY_OPEN_RAW_HTML = re.compile(rf"(?<!\\)((?:\\\\)*)<(?!{_AUTOLINK})")
+# Stands for such a `<` while cmark reads the notes: a noncharacter, which no text of the contract
+# holds (`plain_text`). cmark writes it as itself in text, and percent-encoded in a link.
+_STAND_IN = "\ufdd0"
+_STAND_IN_IN_LINKS = "%EF%B7%90"
+_HEADING_OPENS = re.compile(r"<(h[1-6])>")
+_HEADING_TAG = re.compile(r"<(/?)h[1-6]>")
 
 
 def notes_html(markdown: str) -> str:
     """The notes as sanitised HTML."""
-    parser = _markdown()
-    tokens = parser.parse(markdown)
-    opening = [token for token in tokens if token.type == "heading_open"]
-    closing = [token for token in tokens if token.type == "heading_close"]
-    for tag, opens, closes in zip(outline_levels([token.tag for token in opening]), opening, closing, strict=True):
-        opens.tag = closes.tag = tag
-    html = parser.renderer.render(tokens, parser.options, {})
+    html = _commonmark(markdown)
+    if RAW_HTML_OMITTED in html:
+        html = _text_for_raw_html(markdown)
     return nh3.clean(
-        html,
+        _outlined(html),
         tags=set(ALLOWED_TAGS),
         attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
         url_schemes=set(URL_SCHEMES),
+        url_relative="deny",
         link_rel=None,
     ).strip()
+
+
+def _text_for_raw_html(markdown: str) -> str:
+    """The notes rendered with every `<` that could open raw HTML read as text, so that the tag is
+    shown as written, and what follows it is read as Markdown."""
+    html = _commonmark(_MAY_OPEN_RAW_HTML.sub(rf"\1{_STAND_IN}", markdown))
+    return html.replace(_STAND_IN, "&lt;").replace(_STAND_IN_IN_LINKS, "%3C")
+
+
+def _commonmark(markdown: str) -> str:
+    """The Markdown as cmark renders it in its safe mode: raw HTML dropped, where a marker says so."""
+    html: str = cmarkgfm.markdown_to_html(markdown)
+    return html
+
+
+def _outlined(html: str) -> str:
+    """`html` with its headings at the levels `outline_levels` gives them. Every heading tag in it is
+    one cmark wrote: raw HTML is never passed, and code is escaped."""
+    levels = iter(outline_levels(_HEADING_OPENS.findall(html)))
+    level = ""
+
+    def retag(tag: re.Match[str]) -> str:
+        nonlocal level
+        closing = tag.group(1)
+        if not closing:
+            level = next(levels)
+        return f"<{closing}{level}>"
+
+    return _HEADING_TAG.sub(retag, html)
 
 
 def outline_levels(tags: list[str]) -> list[str]:
