@@ -22,8 +22,10 @@ every round so that drift (thermal, page cache, noisy neighbours) hits both:
 - incremental: after adding one episode to both sources, `hugo` again over its last output,
   against podpages' domain work for that publish, in this process with no S3: fold the change
   into the show's catalog and plan every object the publish writes, bodies rendered in memory;
-- full again, on a site of as many episodes in many shows (`compare_shows`; `make bench` runs
-  it with 100): each tool then also builds each show's page, feed and year archives.
+- full again, on a site of as many episodes in many shows (`compare_site`; `make bench` runs
+  it with 100): each tool then also builds each show's page, feed and year archives;
+- full again, on one show whose every episode has show notes (`compare_site` with `with_notes`):
+  both render the notes' Markdown on each page and in each feed item's content:encoded.
 
 The conversion to Hugo content, the catalogue and the catalog read from the folder are setup
 and not timed. The report gives medians and minima, the ratios against the targets, the
@@ -113,7 +115,7 @@ def add_hugo_episode(site: Path, episode_json: Path, show: str, show_title: str)
         "audio": document["audio"],
         # The GUID podpages gives an episode that names none, so both feeds carry the same.
         "guid": default_episode_guid(show, episode_json.stem),
-    }
+    } | ({"notes": document["notes"]} if "notes" in document else {})
     write_content(site / "content" / show / f"{episode_json.stem}.md", front_matter, document.get("transcript", ""))
     year = int(document["published"][:4])
     archive = site / "content" / show / str(year) / "_index.md"
@@ -366,18 +368,26 @@ def full_builds(workdir: Path, episodes: int, shows: int, rounds: int) -> dict:
     return comparison(times, FULL_TARGET) | {"outputs": outputs}
 
 
-def compare_shows(shows: int, episodes: int = 10_000, rounds: int = 3) -> dict:
+def compare_site(shows: int, episodes: int = 10_000, rounds: int = 3, with_notes: bool = False) -> dict:
     """The full builds of a site of `shows` shows sharing `episodes` episodes alike, where each
-    tool pays for each show's own page, feed and sitemaps as well as for the episodes."""
-    workdir, each = synthetic.workdir("hugo-compare-shows-"), episodes // shows
+    tool pays for each show's own page, feed and sitemaps as well as for the episodes; with
+    `with_notes`, every episode has show notes."""
+    workdir, each = synthetic.workdir("hugo-compare-site-"), episodes // shows
     try:
         bytecode_as_installed()
-        print(f"setup: {shows} shows of {each} episodes, the Hugo site from them", file=sys.stderr)
+        notes = " with show notes" if with_notes else ""
+        print(f"setup: {shows} shows of {each} episodes{notes}, the Hugo site from them", file=sys.stderr)
         for number in range(shows):
-            write_catalogue(workdir / "source", each, f"show-{number:04d}", first=number * each)
+            write_catalogue(workdir / "source", each, f"show-{number:04d}", first=number * each, with_notes=with_notes)
         write_hugo_site(workdir / "source", workdir / "hugo-site")
         full = full_builds(workdir, each * shows, shows, rounds)
-        return {"shows": shows, "episodes": each * shows, "rounds": rounds, "full_render": full}
+        return {
+            "shows": shows,
+            "episodes": each * shows,
+            "with_notes": with_notes,
+            "rounds": rounds,
+            "full_render": full,
+        }
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

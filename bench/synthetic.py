@@ -3,7 +3,9 @@
     python bench/synthetic.py OUT_DIR --episodes 10000 [--show bench]
 
 The same arguments always write the same bytes: episode n is published n × 20 hours after the
-first, with a summary, a transcript of a realistic length and a duration that vary with n.
+first, with a summary, a transcript of a realistic length and a duration that vary with n; with
+`--notes`, also show notes of about 900 characters of Markdown, as real shows write them: a
+guest, links, a list of chapters, a quote and the credits.
 """
 
 import argparse
@@ -61,7 +63,27 @@ def show_document(show: str) -> dict:
     }
 
 
-def episode_document(number: int, hours_apart: int = HOURS_APART) -> dict:
+def notes(number: int) -> str:
+    """Show notes in Markdown: a guest, links, a list of chapters, a quote and the credits."""
+    guest = text(number, 2)[:-1]
+    return "\n\n".join(
+        [
+            f"In this episode we talk with **{guest}** about [{text(number + 1, 3)[:-1]}]"
+            f"(https://example.com/topics/{number}) and why it still matters.",
+            "## Links",
+            f"- [{guest}'s website](https://guests.example.com/{number})\n"
+            f"- [The release notes](https://example.com/releases/{number % 100}), out now\n"
+            "- Our sponsor, *Acme Widgets*: <https://acme.example.com>",
+            "## Chapters",
+            "\n".join(f"{chapter}. {text(number + chapter, 6)}" for chapter in range(1, 6)),
+            f"> {text(number + 7, 18)}",
+            "Thanks to our supporters on [Patreon](https://patreon.example.com/bench). "
+            "Music by Bench Host, licensed CC BY 4.0.",
+        ]
+    )
+
+
+def episode_document(number: int, hours_apart: int = HOURS_APART, with_notes: bool = False) -> dict:
     published = START + timedelta(hours=hours_apart * number)
     return {
         "title": f"Episode {number}: {text(number, 5)[:-1]}",
@@ -74,7 +96,7 @@ def episode_document(number: int, hours_apart: int = HOURS_APART) -> dict:
             "length": 1_000_000 + number,
         },
         "transcript": "\n\n".join(text(number + paragraph, 60) for paragraph in range(8)),
-    }
+    } | ({"notes": notes(number)} if with_notes else {})
 
 
 def workdir(prefix: str) -> Path:
@@ -83,7 +105,12 @@ def workdir(prefix: str) -> Path:
 
 
 def write_catalogue(
-    out: Path, episodes: int, show: str = "bench", first: int = 0, hours_apart: int = HOURS_APART
+    out: Path,
+    episodes: int,
+    show: str = "bench",
+    first: int = 0,
+    hours_apart: int = HOURS_APART,
+    with_notes: bool = False,
 ) -> Path:
     """Episodes `first` to `first + episodes - 1` of the show, and its document."""
     (out / "shows").mkdir(parents=True, exist_ok=True)
@@ -91,7 +118,7 @@ def write_catalogue(
     folder = out / "episodes" / show
     folder.mkdir(parents=True, exist_ok=True)
     for number in range(first, first + episodes):
-        (folder / f"{slug(number)}.json").write_text(json.dumps(episode_document(number, hours_apart)))
+        (folder / f"{slug(number)}.json").write_text(json.dumps(episode_document(number, hours_apart, with_notes)))
     return out
 
 
@@ -105,8 +132,9 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--show", default="bench")
+    parser.add_argument("--notes", action="store_true", help="give every episode show notes")
     options = parser.parse_args()
-    write_catalogue(options.out, options.episodes, options.show)
+    write_catalogue(options.out, options.episodes, options.show, with_notes=options.notes)
     print(f"wrote {options.episodes} episodes of {options.show} to {options.out}")
 
 
