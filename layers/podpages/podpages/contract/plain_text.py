@@ -36,10 +36,11 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 def check_characters(value: str) -> str:
     """Reject a control character, lone surrogate or noncharacter anywhere in `value`, URLs and addresses too."""
-    if all(line.isprintable() for line in value.split("\n")):
+    if value.isprintable() or all(line.isprintable() for line in value.split("\n")):
         # Every character it rejects is one `isprintable` refuses (Cc, Cs, and Cn for the
         # noncharacters), and that test costs a tenth of the search below: a 100,000-character
         # transcript took 0.4 ms to search. Text it refuses (a tab, a no-break space) is searched.
+        # A line is tested whole first: split into one line, it took three times as long.
         return value
     found = _FORBIDDEN_OR_BEYOND_BMP.search(value)
     if found and ord(found.group()) > 0xFFFF:
