@@ -155,16 +155,14 @@ def test_layer_ships_the_bytecode_of_every_module_made_the_same_at_every_build(l
     assert not [path for path in layer_site.rglob("*.pyc") if path.parent.name != "__pycache__"]
 
 
-# What Lambda's python3.13 runtime provides beside the standard library.
-LAMBDA_RUNTIME_PACKAGES = ["boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six"]
-
-
 @pytest.mark.parametrize("package", ["boto3", "botocore", "s3transfer", "urllib3"])
 def test_layer_leaves_out_what_the_runtime_provides_and_make_lock_leaves_unpinned(layer_site, package):
     # A copy in the layer would stand in front of the runtime's, at whatever version pip found that day.
     assert not (layer_site / package).exists()
 
 
+# What Lambda's python3.13 runtime provides beside the standard library.
+LAMBDA_RUNTIME_PACKAGES = ["boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six"]
 # Development tooling the layer must never load: the CLI's and the local stack's.
 DEV_ONLY_MODULES = ["tqdm", "moto", "yaml", "podpages.cli", "podpages.local"]
 NOT_IN_THE_LAYER = {"cli", "local"}
