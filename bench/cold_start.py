@@ -153,9 +153,6 @@ def measure(function: str, samples: int = 40) -> dict:
             name: {"median_ms": round(median * 1000, 1), "ratio_of_medians": round(median / base, 3)}
             for name, median in medians.items()
         }
-        floor = list(medians.values())[-1]
-        result["floor_median_ms"] = round(floor * 1000, 1)
-        result["floor_ratio_of_medians"] = round(floor / base, 3)
     return result
 
 

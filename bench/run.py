@@ -60,19 +60,14 @@ class Row:
 
 
 def floor_rows(render: dict) -> list[Row]:
-    """The render function's floor (`cold_start.STEPS`): a step at a time, where the results hold
-    its steps, else in one row."""
-    floor = {"median_ms": render["floor_median_ms"], "ratio_of_medians": render["floor_ratio_of_medians"]}
-    steps = render.get("steps") or {
-        "the libraries alone that the render function's first event uses, with the contract's models (its floor)": floor
-    }
+    """The render function's floor (`cold_start.STEPS`), a step at a time, the last the floor."""
     return [
         Row(
             f"cold import of {name} / boto3",
             f"{step['ratio_of_medians']:.2f} ({step['median_ms']:.0f} ms against {render['boto3_median_ms']:.0f} ms)",
             "",
         )
-        for name, step in steps.items()
+        for name, step in render["steps"].items()
     ]
 
 
