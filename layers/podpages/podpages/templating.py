@@ -8,6 +8,7 @@ them (an install by pip, the repository) reads the templates themselves. Both re
 bytes.
 """
 
+from collections.abc import MutableMapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -39,9 +40,17 @@ def sources() -> PackageLoader:
     return PackageLoader("podpages", TEMPLATES)
 
 
+class _Environment(Environment):
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one dict, where Jinja chains the template's own to the environment's:
+        every render copies them into its context, and copying the chain took half of what rendering
+        a short template took (5 of 11 us). No one changes the environment's globals once it is made."""
+        return {**self.globals, **(d or {})}
+
+
 @cache
 def environment() -> Environment:
-    env = Environment(
+    env = _Environment(
         loader=loader(),
         autoescape=select_autoescape(enabled_extensions=("html", "xml"), default_for_string=True, default=False),
         undefined=StrictUndefined,

@@ -63,12 +63,19 @@ def test_a_summary_may_carry_bidi_marks_and_right_to_left_text():
     assert parse_episode(json.dumps(episode_document(summary=summary)).encode()).summary == summary
 
 
-@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200c\u2060", "\u3164", "\u0301\u0301", "\u2800", "\u00a0 \t"])
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200c\u2060", "\u3164", "\u0301\u0301", "\u2800", "\u00a0 \t", " \t "])
 def test_text_with_no_visible_character_is_blank(invisible):
     with pytest.raises(ContractError, match="no visible character") as raised:
         parse_show(json.dumps(show_document(title=invisible, author=invisible)).encode())
 
     assert fields(raised) == ["title", "author"]
+
+
+def test_a_text_of_lines_of_white_space_alone_is_blank():
+    with pytest.raises(ContractError, match="no visible character") as raised:
+        parse_episode(json.dumps(episode_document(summary="\n \t\r\n")).encode())
+
+    assert fields(raised) == ["summary"]
 
 
 def test_every_text_field_is_read_in_normalization_form_c():
@@ -198,7 +205,9 @@ def test_every_forbidden_character_is_caught_in_plain_text_of_one_line_or_many(a
             check_characters(around.format(character))
 
 
-@pytest.mark.parametrize("text", ["plain ASCII", "café, naïve — “quoted”", "headphones \U0001f3a7 and \U00010000"])
+@pytest.mark.parametrize(
+    "text", ["plain ASCII", "ASCII\tin\r\nlines", "café, naïve — “quoted”", "headphones \U0001f3a7 and \U00010000"]
+)
 def test_text_with_no_forbidden_character_passes_whatever_plane_it_reaches(text):
     assert parse_episode(json.dumps(episode_document(summary=text)).encode()).summary == text
 
