@@ -63,7 +63,9 @@ def test_a_summary_may_carry_bidi_marks_and_right_to_left_text():
     assert parse_episode(json.dumps(episode_document(summary=summary)).encode()).summary == summary
 
 
-@pytest.mark.parametrize("invisible", ["\u200b", "\u200b\u200c\u2060", "\u3164", "\u0301\u0301", "\u2800", "\u00a0 \t", " \t "])
+@pytest.mark.parametrize(
+    "invisible", ["\u200b", "\u200b\u200c\u2060", "\u3164", "\u0301\u0301", "\u2800", "\u00a0 \t", " \t "]
+)
 def test_text_with_no_visible_character_is_blank(invisible):
     with pytest.raises(ContractError, match="no visible character") as raised:
         parse_show(json.dumps(show_document(title=invisible, author=invisible)).encode())
