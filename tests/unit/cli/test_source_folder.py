@@ -9,9 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from podpages.cli import source_folder
 from podpages.cli.main import main
 from podpages.cli.source_folder import read_at_most, read_change, read_source_folder
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
+from podpages.errors import ContractError
 from support.catalogs import SETTINGS, episode_document
 
 HUGE = 200 * 1024 * 1024
@@ -74,6 +76,44 @@ def test_a_folder_is_read_show_by_show_its_uploads_alone(tmp_path):
     }
     assert [companion.slug for companion in folder.catalogs["a"].companions] == ["b"]
     assert folder.problems == []
+
+
+def write_episodes_with_transcripts(root, slugs):
+    for slug in slugs:
+        path = root / "episodes" / "show" / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode_document(slug, transcript=f"The words of {slug}.")))
+
+
+def test_transcripts_that_fit_are_held_and_the_rest_read_again_from_their_files(tmp_path, monkeypatch):
+    # Given three episodes with transcripts of 15 characters each, and room held for two
+    write_episodes_with_transcripts(tmp_path, ["a", "b", "c"])
+    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 30)
+
+    # When the folder is read, and then every episode file changes its transcript
+    transcripts = read_source_folder(tmp_path, SETTINGS).transcripts
+    for path in (tmp_path / "episodes" / "show").iterdir():
+        path.write_text(path.read_text().replace("The words", "New words"))
+
+    # Then the first two are what was read, held, and the third is read again from its file
+    assert dict(transcripts) == {
+        "episodes/show/a.json": "The words of a.",
+        "episodes/show/b.json": "The words of b.",
+        "episodes/show/c.json": "New words of c.",
+    }
+
+
+def test_a_transcript_read_again_that_has_left_its_file_is_a_problem_naming_it(tmp_path, monkeypatch):
+    # Given an episode whose transcript is not held, and is then taken out of its file
+    write_episodes_with_transcripts(tmp_path, ["a"])
+    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 0)
+    transcripts = read_source_folder(tmp_path, SETTINGS).transcripts
+    (tmp_path / "episodes" / "show" / "a.json").write_text(json.dumps(episode_document("a")))
+
+    # When it is asked for, then the problem names the transcript and the upload
+    with pytest.raises(ContractError, match="is gone from episodes/show/a.json") as raised:
+        transcripts["episodes/show/a.json"]
+    assert [problem.field for problem in raised.value.problems] == ["transcript"]
 
 
 def test_an_episode_file_is_read_with_a_buffer_of_its_own_size_not_the_limit(tmp_path):

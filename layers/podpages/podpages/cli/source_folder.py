@@ -26,29 +26,46 @@ from podpages.contract.source_keys import (
 from podpages.errors import ContractError, Problem
 from podpages.settings import Settings
 
+# The characters of episode JSONs' transcripts a render holds: every one of a show of 10,000 episodes
+# (37 MB), where reading each again from its file took a sixth of the time its episode's page took.
+HELD_TRANSCRIPTS = 64 * 2**20
+
 
 class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
     """Upload key -> what it publishes as a transcript: a companion's cues, or an episode JSON's text.
-    The text is read again from its file when asked for, so that no one process holds every
-    transcript of a large show (373 MB of the 1.2 GB a render of 100,000 episodes peaked at)."""
+    Texts are held up to HELD_TRANSCRIPTS characters; those past it are read again from their files
+    when asked for, so that no one process holds every transcript of a large show (373 MB of the
+    1.2 GB a render of 100,000 episodes peaked at)."""
 
     def __init__(self) -> None:
         self.cues: dict[str, tuple[Cue, ...]] = {}
-        self.episode_files: dict[str, Path] = {}  # episode uploads that hold a transcript
+        self.texts: dict[str, str] = {}  # episode JSONs' transcripts, while they fit
+        self.episode_files: dict[str, Path] = {}  # the episode uploads that hold the others
+        self._held = 0  # characters in `texts`
+
+    def add_text(self, key: str, text: str, path: Path) -> None:
+        """An episode JSON's transcript: held if it fits, else read again from `path` when asked for."""
+        if self._held + len(text) <= HELD_TRANSCRIPTS:
+            self.texts[key] = text
+            self._held += len(text)
+        else:
+            self.episode_files[key] = path
 
     def __getitem__(self, key: str) -> str | tuple[Cue, ...]:
         if key in self.cues:
             return self.cues[key]
+        if key in self.texts:
+            return self.texts[key]
         text = transcript_of(self.episode_files[key].read_bytes())
         if text is None:
             raise ContractError([Problem("transcript", f"is gone from {key} since it was read")])
         return text
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.cues.keys() | self.episode_files.keys())
+        return iter(self.cues.keys() | self.texts.keys() | self.episode_files.keys())
 
     def __len__(self) -> int:
-        return len(self.cues) + len(self.episode_files)
+        return len(self.cues) + len(self.texts) + len(self.episode_files)
 
 
 @dataclass
@@ -144,8 +161,8 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map, progress:
             folder.problems.append((path, problem))  # the first file in key order keeps it
             continue
         entries.setdefault(show, []).append(read.entry)
-        if read.entry.transcript:
-            folder.transcripts.episode_files[read.source.key] = path
+        if read.transcript is not None:
+            folder.transcripts.add_text(read.source.key, read.transcript, path)
     for show in sorted(documents.keys() | entries.keys() | companions.keys()):
         folder.catalogs[show] = _first_publish(
             show, documents.get(show), entries.get(show, []), companions.get(show, [])
@@ -171,11 +188,11 @@ def _episode_uploads(folder: Path) -> list[Path]:
 
 @dataclass(frozen=True)
 class ReadEpisode:
-    """An episode file as a worker reads it: the catalog entry it makes. Its transcript stays in
-    the file (see `Transcripts`)."""
+    """An episode file as a worker reads it: the catalog entry it makes, and its transcript."""
 
     source: SourceKey
     entry: CatalogEntry
+    transcript: str | None
 
 
 def _read_or_refuse(path: Path, excerpt_chars: int) -> ReadEpisode | ShowPut | TranscriptPut | tuple[Problem, ...]:
@@ -190,7 +207,7 @@ def _read_or_refuse(path: Path, excerpt_chars: int) -> ReadEpisode | ShowPut | T
         return change
     source = change.source
     entry = CatalogEntry.of(source.show, source.episode_slug, change.episode, change.sequencer, excerpt_chars)
-    return ReadEpisode(source, entry)
+    return ReadEpisode(source, entry, change.episode.transcript)
 
 
 def _guid_taken(read: ReadEpisode, guids: dict[str, dict[str, str]]) -> Problem | None:
