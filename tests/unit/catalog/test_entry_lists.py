@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from podpages.catalog.model import CatalogEntry
+from podpages.catalog.model import PARSED_CHAPTERS_KEPT, CatalogEntry
 from podpages.contract.documents import parse_episode
 from support.catalogs import episode_document
 
@@ -30,14 +30,27 @@ def entry_of(document: dict) -> CatalogEntry:
     return CatalogEntry.of("show", "ep", parse_episode(json.dumps(document).encode()), "01", 1500)
 
 
-def test_an_entry_keeps_its_chapters_as_text_apart_from_its_episode_and_parses_them_on_each_call():
+def test_an_entry_keeps_its_chapters_as_text_apart_from_its_episode_and_parses_them_when_asked():
     upload = parse_episode(json.dumps(episode_document(chapters=CHAPTERS)).encode())
     entry = CatalogEntry.of("show", "ep", upload, "01", 1500)
 
     assert entry.episode.chapters is None and isinstance(entry.chapters_json, str)
     assert entry.chapters() == upload.chapters
-    assert entry.chapters() is not entry.chapters()  # nothing parsed is held between calls
     assert "chapters" not in json.loads(entry.model_dump_json())["episode"]
+
+
+def test_the_chapters_parsed_last_are_kept_and_no_more_than_a_few():
+    # Given an entry whose chapters were just parsed
+    entries = [entry_of(episode_document(chapters=[{"start": 0, "title": f"Part {n}"}])) for n in range(9)]
+    first = entries[0].chapters()
+
+    # Then asked again at once, they are not parsed again
+    assert entries[0].chapters() is first
+
+    # But once as many other entries' chapters as are kept were parsed, they are parsed anew
+    for entry in entries[1 : PARSED_CHAPTERS_KEPT + 1]:
+        entry.chapters()
+    assert entries[0].chapters() is not first and entries[0].chapters() == first
 
 
 def test_an_entry_without_chapters_has_none_and_stores_no_chapters_field():

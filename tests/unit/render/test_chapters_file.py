@@ -8,7 +8,7 @@ import pytest
 
 from podpages import site_paths
 from podpages.catalog.changes import EpisodeRemoved
-from podpages.catalog.model import Catalog
+from podpages.catalog.model import PARSED_CHAPTERS_KEPT, Catalog, parsed_chapters
 from podpages.catalog.staleness import everything, pages_again, stale
 from podpages.contract.source_keys import parse_source_key
 from podpages.render.chapters_file import chapters_file
@@ -126,3 +126,19 @@ def test_a_from_scratch_render_and_a_rebuild_write_every_chapters_file():
         site_paths.object_key(site_paths.chapters("s", "ep"))
         in keys(page_plan(catalog, everything(catalog, 0), SETTINGS))[0]
     )
+
+
+def test_a_render_parses_each_episodes_chapters_once_for_its_page_and_its_file():
+    # Given a show of episodes with chapters of their own, more of them than parsed chapters are kept
+    catalog = Catalog(show="s")
+    for number in range(PARSED_CHAPTERS_KEPT + 4):
+        chapters = [{"start": 0, "title": f"Intro {number}"}, {"start": 60, "title": "More"}]
+        catalog = catalog.apply(put_episode("s", f"ep-{number}", episode_document(chapters=chapters)), 1500)
+    parsed_chapters.cache_clear()
+
+    # When its pages and chapters files are planned
+    page_plan(catalog, everything(catalog, 0), SETTINGS)
+
+    # Then each episode's chapters were parsed once, and read from there by the second of the two
+    parsed = parsed_chapters.cache_info()
+    assert (parsed.misses, parsed.hits) == (len(catalog.episodes), len(catalog.episodes))

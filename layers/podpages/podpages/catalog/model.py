@@ -16,7 +16,7 @@ import uuid
 from bisect import insort
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, model_validator
@@ -79,6 +79,19 @@ def default_show(show: str) -> Show:
 # its persons, soundbites, enclosures and keywords 100 KB, in each of the 1,000 or more entries a
 # publish reads.
 CHAPTERS = TypeAdapter(tuple[Chapter, ...])
+
+
+# An episode's page and its chapters file are rendered one after the other, and the feed item beside
+# them in a publish: each asks for the chapters, which took a sixth of the page's time to parse. The
+# last few parsed are kept, by their text, so that none is parsed twice there and no catalog holds
+# its episodes' chapters parsed.
+PARSED_CHAPTERS_KEPT = 8
+
+
+@lru_cache(maxsize=PARSED_CHAPTERS_KEPT)
+def parsed_chapters(text: str) -> tuple[Chapter, ...]:
+    """Chapters as `_chapters_json` writes them."""
+    return CHAPTERS.validate_json(text)
 
 
 def _chapters_json(chapters: tuple[Chapter, ...] | None) -> str | None:
@@ -145,8 +158,8 @@ class CatalogEntry(SharedFieldSets):
         return self
 
     def chapters(self) -> tuple[Chapter, ...]:
-        """The episode's chapters, parsed anew at each call, so that no entry holds them parsed."""
-        return CHAPTERS.validate_json(str(self.chapters_json)) if self.chapters_json else ()
+        """The episode's chapters, parsed when asked for, so that no entry holds them parsed (`parsed_chapters`)."""
+        return parsed_chapters(str(self.chapters_json)) if self.chapters_json else ()
 
     def episode_in_full(self) -> Episode:
         """The episode with its lists (but its chapters, which `chapters` gives), parsed anew at each

@@ -34,6 +34,14 @@ _MAY_OPEN_RAW_HTML = re.compile(rf"(?<!\\)((?:\\\\)*)<(?!{_AUTOLINK})")
 # holds (`plain_text`). cmark writes it as itself in text, and percent-encoded in a link.
 _STAND_IN = "\ufdd0"
 _STAND_IN_IN_LINKS = "%EF%B7%90"
+# nh3's sanitiser, set up once: each call of `nh3.clean` builds one anew from the lists.
+_SANITISER = nh3.Cleaner(
+    tags=set(ALLOWED_TAGS),
+    attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+    url_schemes=set(URL_SCHEMES),
+    url_relative="deny",
+    link_rel=None,
+)
 _HEADING_OPENS = re.compile(r"<(h[1-6])>")
 _HEADING_TAG = re.compile(r"<(/?)h[1-6]>")
 
@@ -43,14 +51,7 @@ def notes_html(markdown: str) -> str:
     html = _commonmark(markdown)
     if RAW_HTML_OMITTED in html:
         html = _text_for_raw_html(markdown)
-    return nh3.clean(
-        _outlined(html),
-        tags=set(ALLOWED_TAGS),
-        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
-        url_schemes=set(URL_SCHEMES),
-        url_relative="deny",
-        link_rel=None,
-    ).strip()
+    return _SANITISER.clean(_outlined(html)).strip()
 
 
 def _text_for_raw_html(markdown: str) -> str:

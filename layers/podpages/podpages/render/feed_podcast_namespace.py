@@ -48,10 +48,9 @@ def decimal_text(value: float) -> str:
 
 def element(parent: Any, name: str, text: str | None = None, **attributes: str | None) -> Any:
     """`podcast:<name>` under `parent`, with the attributes that have a value, in the order given."""
-    node = xml_elem(f"{{{PODCAST_NS}}}{name}", parent)
-    for attribute, value in attributes.items():
-        if value is not None:
-            node.attrib[attribute] = value
+    # Given at once: set one at a time, attributes took as long again as the element.
+    given = {attribute: value for attribute, value in attributes.items() if value is not None}
+    node = xml_elem(f"{{{PODCAST_NS}}}{name}", parent, attrib=given)
     if text is not None:
         node.text = text
     return node

@@ -17,13 +17,12 @@ PSC_VERSION = "1.2"
 
 
 def simple_chapters(parent: Any, chapters: tuple[Chapter, ...]) -> None:
-    node = xml_elem(f"{{{PSC_NS}}}chapters", parent, nsmap={"psc": PSC_NS})
-    node.attrib["version"] = PSC_VERSION
+    node = xml_elem(f"{{{PSC_NS}}}chapters", parent, attrib={"version": PSC_VERSION}, nsmap={"psc": PSC_NS})
     for chapter in chapters:
-        point = xml_elem(f"{{{PSC_NS}}}chapter", node)
-        point.attrib["start"] = timestamp(round(chapter.start * 1000))  # RFC 2326's normal play time, in full
-        point.attrib["title"] = chapter.title
+        # RFC 2326's normal play time, in full; the attributes given at once, as quick as the element alone
+        point = {"start": timestamp(round(chapter.start * 1000)), "title": chapter.title}
         if chapter.url:
-            point.attrib["href"] = chapter.url
+            point["href"] = chapter.url
         if chapter.image:
-            point.attrib["image"] = chapter.image
+            point["image"] = chapter.image
+        xml_elem(f"{{{PSC_NS}}}chapter", node, attrib=point)

@@ -45,22 +45,22 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: T
     `sources` holds the uploads the refresh's transcripts are published from."""
     plan = Plan()
     show = catalog.show
-    for slug in sorted(refresh.episodes):
-        if catalog.entry(slug):
+    # An episode's page and its chapters file one after the other: both show its chapters, parsed once.
+    for slug in sorted(refresh.episodes | refresh.chapters):
+        entry = catalog.entry(slug)
+        if slug in refresh.episodes and entry:
             plan.puts.append(pages.episode_page(catalog, slug, settings))
-        else:
+        elif slug in refresh.episodes:
             plan.deletes += [
                 site_paths.object_key(site_paths.episode(show, slug)),
                 site_paths.object_key(site_paths.chapters(show, slug)),
             ]
+        if slug in refresh.chapters and entry and entry.chapters_json:
+            plan.puts.append(chapters_file(show, entry))
+        elif slug in refresh.chapters and entry:  # a removed episode's chapters went with its page
+            plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))
     for slug, update in sorted(refresh.transcripts.items()):
         plan += transcript_plan(catalog, slug, update, settings, sources)
-    for slug in sorted(refresh.chapters):
-        entry = catalog.entry(slug)
-        if entry and entry.chapters_json:
-            plan.puts.append(chapters_file(show, entry))
-        elif entry:  # a removed episode's chapters went with its page, above
-            plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))
     return plan
 
 
