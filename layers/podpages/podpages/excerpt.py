@@ -4,6 +4,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from podpages.printable import printable
+
 ELLIPSIS = "…"
 META_DESCRIPTION_CHARS = 155
 _BLANK_LINE = re.compile(r"\n\s*\n")
@@ -32,7 +34,7 @@ def fold(text: str) -> str:
     folded already, most paragraphs, is returned as it is: splitting and joining a paragraph of
     470 characters took 5 µs, and this test a tenth of that. Where `isprintable` holds, the ASCII
     space is the text's only white space."""
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+    if printable(text) and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
     return " ".join(text.split())
 

@@ -14,6 +14,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
+from podpages.printable import PRINTABLE_ASCII, printable
+
 # C0 controls except tab, newline and carriage return; DEL and C1; lone surrogates; the noncharacters
 # of every plane (U+FDD0..U+FDEF and each plane's last two code points).
 _NONCHARACTERS = "".join(chr(plane + 0xFFFE) + chr(plane + 0xFFFF) for plane in range(0x10000, 0x110000, 0x10000))
@@ -23,26 +25,22 @@ _FORBIDDEN = re.compile(f"[{_FORBIDDEN_IN_BMP}{_NONCHARACTERS}]")
 # times slower. So one pass looks for a forbidden character of the BMP or any character beyond it, and
 # only text holding one of those (emoji, say) is searched again, from there, with the whole class.
 _FORBIDDEN_OR_BEYOND_BMP = re.compile(f"[{_FORBIDDEN_IN_BMP}\U00010000-\U0010ffff]")
-# What ASCII text may hold: all but its controls, tab, newline and carriage return aside.
-_ALLOWED_ASCII = b"\t\n\r" + bytes(range(0x20, 0x7F))
+# What ASCII text may hold: its printable characters, tab, newline and carriage return.
+_ALLOWED_ASCII = b"\t\n\r" + PRINTABLE_ASCII
 # Embeddings and overrides (U+202A..U+202E) and isolates (U+2066..U+2069). The marks LRM and RLM
 # stay allowed: they change no order beyond their own neighbours.
 _BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # Categories that draw nothing: separators, controls and formats, marks with no base, private use.
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me", "Co", "Cn"})
 # Letters and symbols that render as blank space: the Hangul fillers and the blank braille pattern.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # What breaks a line: newline and carriage return, and Unicode's line and paragraph separators.
 _LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def check_characters(value: str) -> str:
     """Reject a control character, lone surrogate or noncharacter anywhere in `value`, URLs and addresses too."""
-    if value.isprintable() or _allowed_ascii(value) or all(line.isprintable() for line in value.split("\n")):
-        # Every character it rejects is one `isprintable` refuses (Cc, Cs, and Cn for the
-        # noncharacters), and that test costs a tenth of the search below: a 100,000-character
-        # transcript took 0.4 ms to search. Text it refuses (a tab, a no-break space) is searched.
-        # A line is tested whole first: split into one line, it took three times as long.
+    if _surely_allowed(value):
         return value
     found = _FORBIDDEN_OR_BEYOND_BMP.search(value)
     if found and ord(found.group()) > 0xFFFF:
@@ -54,10 +52,16 @@ def check_characters(value: str) -> str:
     return value
 
 
-def _allowed_ascii(value: str) -> bool:
-    """Whether `value` is ASCII free of the controls `check_characters` rejects: of a transcript of 3,700
-    characters in lines, a test of 2.4 us, where testing each line took 11 us."""
-    return value.isascii() and not value.encode().translate(None, _ALLOWED_ASCII)
+def _surely_allowed(value: str) -> bool:
+    """Whether tests quicker than `check_characters`' search show `value` free of what it rejects: a
+    100,000-character transcript took 0.4 ms to search. ASCII text may hold none of its controls but
+    tab, newline and carriage return (of a transcript of 3,700 characters, 2.4 us to test, where each
+    line took 11 us). Other text is tested a line at a time with `isprintable`, which refuses every
+    character the search rejects (Cc, Cs, and Cn for the noncharacters), but the line whole first:
+    split into one line, it took three times as long. Text it refuses (a tab, a no-break space) is searched."""
+    if value.isascii():
+        return not value.encode().translate(None, _ALLOWED_ASCII)
+    return value.isprintable() or all(line.isprintable() for line in value.split("\n"))
 
 
 def nfc(value: str) -> str:
@@ -79,7 +83,7 @@ def _printable(value: str) -> str:
 
 
 def _single_line(value: str) -> str:
-    if value.isprintable():  # every line break and bidi control is a character `isprintable` refuses
+    if printable(value):  # every line break and bidi control is a character `isprintable` refuses
         return value
     if any(separator in value for separator in _LINE_BREAKS):
         raise ValueError("must be a single line")
