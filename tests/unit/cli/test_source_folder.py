@@ -5,13 +5,14 @@ import json
 import os
 import sys
 import tracemalloc
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from podpages.cli import source_folder
 from podpages.cli.main import main
-from podpages.cli.source_folder import read_at_most, read_change, read_source_folder
+from podpages.cli.source_folder import read_at_most, read_change, read_source_folder, upload_key
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from podpages.errors import ContractError
 from support.catalogs import SETTINGS, episode_document
@@ -76,6 +77,20 @@ def test_a_folder_is_read_show_by_show_its_uploads_alone(tmp_path):
     }
     assert [companion.slug for companion in folder.catalogs["a"].companions] == ["b"]
     assert folder.problems == []
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("/site/source/episodes/show/ep.json", "episodes/show/ep.json"),
+        (Path("source/episodes/show/ep.vtt"), "episodes/show/ep.vtt"),
+        ("source//shows/./show.json", "shows/show.json"),
+        ("ep.json", "ep.json"),
+        (".", ""),
+    ],
+)
+def test_a_file_stands_for_the_key_its_last_parts_spell_given_as_a_string_or_a_path(path, key):
+    assert upload_key(path) == key
 
 
 def write_episodes_with_transcripts(root, slugs):
