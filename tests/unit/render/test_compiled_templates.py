@@ -3,6 +3,7 @@ the site rendered from the templates themselves, byte for byte, and no template 
 
 import pytest
 from jinja2 import Environment, ModuleLoader, PackageLoader
+from jinja2.compiler import CodeGenerator
 
 from podpages import templating
 from podpages.nearby_section import nearby_link
@@ -85,3 +86,18 @@ def test_a_build_compiles_from_the_sources_even_where_compiled_templates_are_loa
     first, again = ({path.name: path.read_bytes() for path in (tmp_path / run).iterdir()} for run in ("first", "again"))
     assert again == first
     assert len(again) >= 15
+
+
+def test_a_site_written_through_escaped_is_the_site_jinjas_own_escape_writes(monkeypatch, fresh_environment):
+    # Given the site as the templates write it, each expression through `templating.escaped`
+    ours = rendered()
+    compiled = templating.environment().compile('{{ "<&>" }}{{ title }}', raw=True)
+    assert "environment.escaped(" in compiled
+    assert "escape(" not in compiled.replace("environment.escaped(", "")
+    # When Jinja compiles them its own way, each through markupsafe's `escape`
+    templating.environment.cache_clear()
+    nearby_link.cache_clear()
+    monkeypatch.setattr(templating._Environment, "code_generator_class", CodeGenerator)
+    assert "environment.escaped(" not in templating.environment().compile("{{ title }}", raw=True)
+    # Then every file is the same, byte for byte
+    assert rendered() == ours
