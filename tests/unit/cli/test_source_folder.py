@@ -93,29 +93,37 @@ def test_a_file_stands_for_the_key_its_last_parts_spell_given_as_a_string_or_a_p
     assert upload_key(path) == key
 
 
-def write_episodes_with_transcripts(root, slugs):
+def write_episodes_with_transcripts(root, slugs, words="The words"):
     for slug in slugs:
         path = root / "episodes" / "show" / f"{slug}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(episode_document(slug, transcript=f"The words of {slug}.")))
+        path.write_text(json.dumps(episode_document(slug, transcript=f"{words} of {slug}.")))
 
 
-def test_transcripts_that_fit_are_held_and_the_rest_read_again_from_their_files(tmp_path, monkeypatch):
-    # Given three episodes with transcripts of 15 characters each, and room held for two
-    write_episodes_with_transcripts(tmp_path, ["a", "b", "c"])
-    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 30)
+def test_transcripts_within_their_files_share_are_held_and_the_rest_read_again_from_their_files(tmp_path, monkeypatch):
+    # Given three episodes in a folder that holds 45 characters of transcript, 15 to a file: two
+    # transcripts of 15 characters, and one of 22
+    write_episodes_with_transcripts(tmp_path, ["a", "b"])
+    write_episodes_with_transcripts(tmp_path, ["c"], words="The longer words")
+    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 45)
 
     # When the folder is read, and then every episode file changes its transcript
     transcripts = read_source_folder(tmp_path, SETTINGS).transcripts
     for path in (tmp_path / "episodes" / "show").iterdir():
-        path.write_text(path.read_text().replace("The words", "New words"))
+        path.write_text(path.read_text().replace("The ", "New "))
 
-    # Then the first two are what was read, held, and the third is read again from its file
+    # Then the two that fit their share are what was read, held, and the third is read again from its file
     assert dict(transcripts) == {
         "episodes/show/a.json": "The words of a.",
         "episodes/show/b.json": "The words of b.",
-        "episodes/show/c.json": "New words of c.",
+        "episodes/show/c.json": "New longer words of c.",
     }
+
+
+@pytest.mark.parametrize("files, share", [(0, 64 * 2**20), (1, 64 * 2**20), (10_000, 6_710), (100_000, 671)])
+def test_a_folders_files_share_the_characters_of_transcript_held_evenly(files, share):
+    assert source_folder.held_share(files) == share
+    assert source_folder.held_share(files) * max(1, files) <= source_folder.HELD_TRANSCRIPTS
 
 
 def test_a_transcript_read_again_that_has_left_its_file_is_a_problem_naming_it(tmp_path, monkeypatch):
