@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from cold_start import as_on_lambda
@@ -100,40 +101,68 @@ class Stack:
                 self.sqs.delete_message(QueueUrl=queue, ReceiptHandle=message["ReceiptHandle"])
 
 
-def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, ordinary: bool = True) -> dict:
-    """New newest episodes, one at a time, into a show of `episodes` published `hours_apart`: the
-    first one's S3 requests and bytes and its domain time (the fold and the rendering, no S3); the
-    median of all `PUBLISHES` of the function's CPU time and of the end-to-end time through the
-    queue against the local stack. An `ordinary` publish is one of the 97 in 100 that neither fill
-    an archive page, nor freeze one, nor list a frozen page's sitemap part in the site's sitemap
-    index: when the first would, the show starts with that episode too."""
+def single_publishes(
+    stack: Stack, sizes: Sequence[int], hours_apart: int = HOURS_APART, ordinary: bool = True
+) -> list[dict]:
+    """New newest episodes, one at a time, into shows of `sizes` episodes published `hours_apart`,
+    side by side in one stack. For each show: the first publish's S3 requests and bytes and its
+    domain time (the fold and the rendering, no S3); the median of all `PUBLISHES` of the function's
+    CPU time and of the end-to-end time through the queue against the local stack. The shows take
+    their publishes in turn, round after round, each round in the order the last one ended with, so
+    that the machine's pace, which drifts by a third over the minutes this takes, weighs on every
+    size alike. An `ordinary` publish is one of the 97 in 100 that neither fill an archive page, nor
+    freeze one, nor list a frozen page's sitemap part in the site's sitemap index: when the first
+    would, the show starts with more episodes, up to one whose next publish is ordinary."""
     settings = Settings(site_url=SITE_URL)
-    if ordinary and occasional(episodes + 1, settings.feed_max_items):
-        return single_publish(stack, episodes + 1, hours_apart) | {"episodes": episodes}
-    folder, catalog = as_last_published(stack, episodes, hours_apart, settings)
-
-    new = write_episode(folder, episodes, hours_apart)
-    started = time.perf_counter()
-    change = read_change(new)
-    update = fold(catalog, [change], settings)
-    written = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
-    rendered(written)
-    domain = time.perf_counter() - started
-
-    objects_written = len(written.puts)
-    # The function's process holds no whole catalog: this one goes before the function runs, so that
-    # no pass of the cyclic collector in a timed publish walks its 100,000 entries (0.1 s a pass).
-    del catalog, update, written
+    starts = {
+        f"bench-{number}": ordinary_start(size, settings.feed_max_items) if ordinary else size
+        for number, size in enumerate(sizes, 1)
+    }
+    published = shows_as_last_published(stack, starts, hours_apart, settings)
+    folders, domains = {}, {}
+    for show in starts:
+        folder, catalog = published.pop(show)
+        new = write_episode(folder, show, starts[show], hours_apart)
+        started = time.perf_counter()
+        change = read_change(new)
+        update = fold(catalog, [change], settings)
+        written = show_plan(update.after, update.refresh, settings, transcripts_in([change]))
+        rendered(written)
+        domains[show] = (time.perf_counter() - started, len(written.puts))
+        folders[show] = folder
+        # The function's process holds no whole catalog: each goes before the function runs, so that
+        # no pass of the cyclic collector in a timed publish walks its 100,000 entries (0.1 s a pass).
+        del catalog, update, written
     gc.collect()
-    # Then more new newest episodes, one at a time: one publish's CPU time varies by a third here.
-    more = (write_episode(folder, episodes + n, hours_apart) for n in range(1, PUBLISHES))
-    runs = [_publish(stack, new), *(_publish(stack, episode) for episode in more)]
+    runs: dict[str, list[dict]] = {show: [] for show in starts}
+    order = list(starts)
+    for number in range(PUBLISHES):
+        for show in order:
+            episode = write_episode(folders[show], show, starts[show] + number, hours_apart)
+            runs[show].append(_publish(stack, episode))
+        order.reverse()
+    return [
+        _publishes_made(size, starts[show], hours_apart, runs[show], *domains[show], settings)
+        for size, show in zip(sizes, starts, strict=True)
+    ]
+
+
+def ordinary_start(episodes: int, feed_max_items: int) -> int:
+    """The fewest episodes, from `episodes` on, a show may start with for its next publish to be ordinary."""
+    while occasional(episodes + 1, feed_max_items):
+        episodes += 1
+    return episodes
+
+
+def _publishes_made(
+    size: int, start: int, hours_apart: int, runs: list[dict], domain: float, objects_written: int, settings: Settings
+) -> dict:
     first, cpu = runs[0], [run["cpu"] for run in runs]
     return {
-        "episodes": episodes,
-        "first_publish_makes": episodes + 1,
+        "episodes": size,
+        "first_publish_makes": start + 1,
         "hours_apart": hours_apart,
-        "frozen_pages": frozen_count(show_bounds(episodes, settings.feed_max_items), episodes, settings.feed_max_items),
+        "frozen_pages": frozen_count(show_bounds(start, settings.feed_max_items), start, settings.feed_max_items),
         "s3_requests": len(first["calls"]),
         "s3_requests_by_operation": dict(Counter(operation for operation, _key in first["calls"])),
         "objects_written": objects_written,
@@ -146,25 +175,34 @@ def single_publish(stack: Stack, episodes: int, hours_apart: int = HOURS_APART, 
     }
 
 
-def as_last_published(stack: Stack, episodes: int, hours_apart: int, settings: Settings) -> tuple[Path, Catalog]:
-    """A show of `episodes` as its last publish left it: its catalog cut into an index, its nearby
-    index first, and frozen pages, each with its nearby part; its source folder, and its whole catalog."""
-    folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, hours_apart=hours_apart)
-    catalog = read_source_folder(folder, settings).catalogs["bench"]
+def shows_as_last_published(
+    stack: Stack, shows: dict[str, int], hours_apart: int, settings: Settings
+) -> dict[str, tuple[Path, Catalog]]:
+    """Each show of `shows` (name -> episodes) as its last publish left it, in a stack that holds them
+    alone: its catalog cut into an index, its nearby index first, and frozen pages, each with its
+    nearby part, and the site's sitemap index listing every show's parts; each show's source folder,
+    and its whole catalog."""
     stack.reset()
     publisher = Publisher(stack.source, stack.site, settings)
-    publisher.catalogs.commit(publisher.catalogs.read("bench"), catalog)
-    plan = site_plan({"bench": sitemap_parts(catalog, settings.feed_max_items)}, settings)
+    published = {}
+    for show, episodes in shows.items():
+        folder = write_catalogue(Path(tempfile.mkdtemp()), episodes, show, hours_apart=hours_apart)
+        catalog = read_source_folder(folder, settings).catalogs[show]
+        publisher.catalogs.commit(publisher.catalogs.read(show), catalog)
+        published[show] = folder, catalog
+    parts = {show: sitemap_parts(catalog, settings.feed_max_items) for show, (_folder, catalog) in published.items()}
+    plan = site_plan(parts, settings)
     stack.site.apply(plan.puts, [])
     stack.discard_pending()
-    return folder, catalog
+    return published
 
 
 def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
     """Episodes `numbers` of a show of `episodes`, each retitled at the time it had, one publish
     after another: the S3 requests and bytes of each publish, and the function's CPU time."""
-    folder, catalog = as_last_published(stack, episodes, HOURS_APART, Settings(site_url=SITE_URL))
-    del catalog
+    published = shows_as_last_published(stack, {"bench": episodes}, HOURS_APART, Settings(site_url=SITE_URL))
+    folder, _catalog = published.pop("bench")
+    del _catalog
     gc.collect()
     measured = []
     for number in numbers:
@@ -300,8 +338,8 @@ def rendered(plan: Plan) -> int:
     return sum(len(part) for item in plan.puts for part in item.parts())
 
 
-def write_episode(folder: Path, number: int, hours_apart: int = HOURS_APART) -> Path:
-    new = folder / "episodes" / "bench" / f"episode-{number:05d}.json"
+def write_episode(folder: Path, show: str, number: int, hours_apart: int = HOURS_APART) -> Path:
+    new = folder / "episodes" / show / f"{slug(number)}.json"
     new.write_text(json.dumps(episode_document(number, hours_apart)))
     return new
 
@@ -309,7 +347,7 @@ def write_episode(folder: Path, number: int, hours_apart: int = HOURS_APART) -> 
 def _publish(stack: Stack, episode: Path) -> dict:
     """Upload `episode` and deliver its event (`_deliver`)."""
     stack.s3.put_object(
-        Bucket=stack.resources.source_bucket, Key=f"episodes/bench/{episode.name}", Body=episode.read_bytes()
+        Bucket=stack.resources.source_bucket, Key="/".join(episode.parts[-3:]), Body=episode.read_bytes()
     )
     return _deliver(stack)
 
@@ -448,13 +486,11 @@ def usage(command: list[str]) -> dict:
 def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
     with SeparateAws() as aws:
         stack = Stack(aws)
-        publishes = []
-        for episodes in sizes:
-            print(f"single publish into {episodes} episodes …", file=sys.stderr)
-            publishes.append(single_publish(stack, episodes))
+        print(f"single publishes into shows of {', '.join(map(str, sizes))} episodes, in turn …", file=sys.stderr)
+        publishes = single_publishes(stack, sizes)
         # Late in the year of an hourly show: 77 frozen pages of that year, which its archive page lists.
         print(f"single publish into an hourly show of {HOURLY_LATE_IN_THE_YEAR} episodes …", file=sys.stderr)
-        hourly = single_publish(stack, HOURLY_LATE_IN_THE_YEAR, hours_apart=1)
+        (hourly,) = single_publishes(stack, [HOURLY_LATE_IN_THE_YEAR], hours_apart=1)
         # Once in 100 publishes or so an archive page fills, and it rewrites the one before for its link to it;
         # as often, the head's oldest episodes freeze into a page; and at the publish after, the site's
         # sitemap index lists the page's sitemap part.
@@ -463,7 +499,7 @@ def measure(sizes: tuple[int, ...] = (10, 1_000, 10_000)) -> dict:
         for what in ("fills", "freezes", "indexes"):
             episodes = next_occasion(OCCASIONAL_AFTER, feed_max_items, what)
             print(f"single publish into {episodes} episodes, which {what} a page …", file=sys.stderr)
-            occasions[what] = single_publish(stack, episodes, ordinary=False)
+            (occasions[what],) = single_publishes(stack, [episodes], ordinary=False)
         filling, freezing, indexing = occasions["fills"], occasions["freezes"], occasions["indexes"]
         # An edit of an episode the feed holds, one of the oldest, and one amid a frozen page.
         print(f"edits in a show of {EDITED_SHOW:,} episodes …", file=sys.stderr)
