@@ -200,8 +200,9 @@ def shows_as_last_published(
 def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
     """Episodes `numbers` of a show of `episodes`, each retitled at the time it had, one publish
     after another: the S3 requests and bytes of each publish, and the function's CPU time."""
-    published = shows_as_last_published(stack, {"bench": episodes}, HOURS_APART, Settings(site_url=SITE_URL))
-    folder, _catalog = published.pop("bench")
+    # The source folder alone is kept: the whole catalog goes before the function runs (`single_publishes`).
+    settings = Settings(site_url=SITE_URL)
+    folder, _catalog = shows_as_last_published(stack, {"bench": episodes}, HOURS_APART, settings)["bench"]
     del _catalog
     gc.collect()
     measured = []
