@@ -202,8 +202,7 @@ def edits(stack: Stack, episodes: int, numbers: list[int]) -> list[dict]:
     after another: the S3 requests and bytes of each publish, and the function's CPU time."""
     # The source folder alone is kept: the whole catalog goes before the function runs (`single_publishes`).
     settings = Settings(site_url=SITE_URL)
-    folder, _catalog = shows_as_last_published(stack, {"bench": episodes}, HOURS_APART, settings)["bench"]
-    del _catalog
+    folder = shows_as_last_published(stack, {"bench": episodes}, HOURS_APART, settings)["bench"][0]
     gc.collect()
     measured = []
     for number in numbers:
