@@ -2,12 +2,16 @@
 
 import gc
 import json
+import re
 import shutil
 import sys
 
 import pytest
 
 from podpages.cli.main import command, main
+from podpages.cli.render import render_folder
+from podpages.cli.site_folder import open_for_render
+from podpages.settings import Settings
 from support.catalogs import SITE_URL, episode_document
 from support.paths import EXAMPLES
 
@@ -92,6 +96,30 @@ def test_render_writes_the_whole_site(source, tmp_path, capsys):
     shows = sorted(line.split("] ")[1].split(":")[0] for line in progress if " episodes" in line)
     assert shows == ["kernel-notes", "pytorch", "release-radio"]
     assert progress[-2].startswith("[4/4] site files")
+
+
+def test_render_counts_the_files_it_reads_and_the_parts_it_renders_on_bars_above_which_it_names_each_show(
+    source, tmp_path, capsys
+):
+    # Given bars shown, as on a terminal, and one worker, so that the render runs here
+    said = []
+    site = open_for_render(tmp_path / "site", source, force=False)
+    settings = Settings(site_url=SITE_URL)
+
+    folder, _written = render_folder(source, settings, site, 1, said.append, progress=True)
+
+    # Then the bars count up to the files read and to every part of every show (pytorch's 16
+    # episodes, in runs of at most 6 on one worker, take more than one)
+    bars = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    assert any(line.startswith("reading: 100%") and "| 27/27 [" in line for line in bars)
+    drawn = [re.match(r"rendering: .*\| (\d+)/(\d+) \[", line) for line in bars]
+    counts = [(int(found[1]), int(found[2])) for found in drawn if found]
+    parts = counts[-1][1]
+    assert counts[0] == (0, parts) and counts[-1] == (parts, parts) and counts == sorted(counts)
+    assert parts > len(folder.catalogs)
+    # And each show is named as its last task ends, through `say`, with the site's own files last
+    named = [line.split("] ")[1].split(":")[0] for line in said]
+    assert named == ["kernel-notes", "pytorch", "release-radio", "site files"]
 
 
 def test_render_publishes_the_good_files_and_names_the_bad(source, tmp_path, capsys):

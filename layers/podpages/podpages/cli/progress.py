@@ -1,5 +1,5 @@
-"""Progress bars for the CLI's long work: following work the render function does, and counting
-files as they are read.
+"""Progress bars for the CLI's long work: following work the render function does, counting files
+as they are read, and tallying the parts of a render as they end.
 
 tqdm is imported where a bar is made, not with this module: `podpages render` off a terminal (a
 script, a benchmark) shows none, and starts 16 ms sooner without it.
@@ -7,7 +7,9 @@ script, a benchmark) shows none, and starts 16 ms sooner without it.
 
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 
 def follow(
@@ -38,6 +40,31 @@ def progress_bar[T](
 
     bar: Iterable[T] = tqdm(items, desc=desc, unit=unit, total=total)
     return bar
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A count that its work adds to as parts of it end, and the lines it says meanwhile."""
+
+    add: Callable[[int], None]
+    say: Callable[[str], None]
+
+
+@contextmanager
+def tally(total: int, desc: str, unit: str, show: bool | None, say: Callable[[str], None]) -> Iterator[Tally]:
+    """A count to `total`, on a bar, with what is said printed above the bar by `say`, never through
+    it. `show` None shows the bar on a terminal only; without a bar, what is said goes to `say` alone."""
+    if not shown(show):
+        yield Tally(lambda _count: None, say)
+        return
+    from tqdm import tqdm
+
+    def say_above(line: str) -> None:
+        with tqdm.external_write_mode(file=sys.stderr):
+            say(line)
+
+    with tqdm(total=total, desc=desc, unit=unit) as bar:
+        yield Tally(bar.update, say_above)
 
 
 def shown(show: bool | None) -> bool:

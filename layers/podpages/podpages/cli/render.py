@@ -16,6 +16,7 @@ from podpages.catalog.model import Catalog
 from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, everything
 from podpages.cli.allocator import keep_freed_memory
+from podpages.cli.progress import tally
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worker_map
@@ -43,19 +44,31 @@ _render: Render | None = None
 
 
 def render_folder(
-    root: Path, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
+    root: Path,
+    settings: Settings,
+    site: SiteFolder,
+    workers: int,
+    say: Callable[[str], None],
+    progress: bool | None = None,
 ) -> tuple[SourceFolder, int]:
-    """Read `root`, render its site into `site`; the folder as read, and how many files were written."""
+    """Read `root`, render its site into `site`; the folder as read, and how many files were written.
+    `progress` shows the files read and the parts of the render done on bars: True always, None on
+    a terminal only."""
     keep_freed_memory()
     with lasting_objects() as made:
         with worker_map(workers) as run:
-            source = read_source_folder(root, settings, run, progress=None)
+            source = read_source_folder(root, settings, run, progress)
         made()
-        return source, _render_site(source, settings, site, workers, say)
+        return source, _render_site(source, settings, site, workers, say, progress)
 
 
 def _render_site(
-    source: SourceFolder, settings: Settings, site: SiteFolder, workers: int, say: Callable[[str], None]
+    source: SourceFolder,
+    settings: Settings,
+    site: SiteFolder,
+    workers: int,
+    say: Callable[[str], None],
+    progress: bool | None,
 ) -> int:
     """Render the catalogs of `source` into `site` on `workers`; how many files were written."""
     global _render
@@ -65,14 +78,18 @@ def _render_site(
     tasks = [(show, task) for show, catalog in shows for task in show_tasks(catalog, settings, workers, longest)]
     left = Counter(show for show, _task in tasks)  # each show's tasks not yet done
     written, number = 0, 0
-    with worker_map(workers, one_at_a_time=True) as run:
+    # The bar counts tasks, which are cut to take a worker about as long as each other (`show_tasks`):
+    # in episodes, or in files, it stood still for the last 4 s of a show's 10, while its feed's
+    # archives, a few files of many items each, were written.
+    with worker_map(workers, one_at_a_time=True) as run, tally(len(tasks), "rendering", "part", progress, say) as done:
         # Every show's tasks in one map, so that no worker waits for the others to end a show.
         for (show, _task), count in zip(tasks, run(_write, tasks), strict=True):
             written += count
+            done.add(1)
             left[show] -= 1
             if not left[show]:
                 number += 1
-                say(f"[{number}/{len(shows) + 1}] {show}: {len(source.catalogs[show].episodes)} episodes")
+                done.say(f"[{number}/{len(shows) + 1}] {show}: {len(source.catalogs[show].episodes)} episodes")
     plan = site_plan(
         {show: sitemap_parts(catalog, settings.feed_max_items) for show, catalog in source.catalogs.items()}, settings
     )
