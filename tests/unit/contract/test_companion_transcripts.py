@@ -2,7 +2,9 @@
 files that do not parse, refused with the line to look at."""
 
 import pytest
+import webvtt
 
+from podpages.contract import companion_transcripts
 from podpages.contract.companion_transcripts import MAX_COMPANION_BYTES, Cue, parse_companion
 from podpages.errors import ContractError
 
@@ -94,6 +96,17 @@ def test_text_is_read_in_one_normal_form():
             "line 3: cue 1: contains the control character U+0007",
         ),
         ("WEBVTT\n\nNOTE nothing said\n", "vtt", "document: holds no cue with words in it"),
+        (  # read whole, the NOTE is a comment and the file one cue: block by block, it is a cue that fails
+            "WEBVTT\n\nNOTE\nsee 1 --> 2\n\n00:00:03.000 --> 00:00:04.000\nHi\n",
+            "vtt",
+            "line 3: cue 1: is not a WebVTT cue",
+        ),
+        (  # likewise, beside a cue that the library, reading whole, splits from the header
+            "WEBVTT\nKind: captions\n00:00:01.000 --> 00:00:02.000\nHidden\n\n"
+            "NOTE\nsee 1 --> 2\n\n00:00:03.000 --> 00:00:04.000\nHi\n",
+            "vtt",
+            "line 6: cue 1: is not a WebVTT cue",
+        ),
         (b"WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n\xff\n", "vtt", "document: is not UTF-8: byte 0xff at offset 38"),
     ],
 )
@@ -116,3 +129,36 @@ def test_a_file_over_five_mebibytes_is_refused_before_it_is_read():
     body = b"WEBVTT\n\n" + b"00:00:01.000 --> 00:00:02.000\nwords\n\n" * (MAX_COMPANION_BYTES // 36 + 1)
 
     assert problems(body) == [f"document: is larger than {MAX_COMPANION_BYTES} bytes (5 MiB)"]
+
+
+LONG_VTT = "WEBVTT\n\n" + "".join(
+    f"cue-{n}\n00:{n // 60:02d}:{n % 60:02d}.000 --> 00:{n // 60:02d}:{n % 60:02d}.900 line:{n % 90}%\n"
+    f"<v.loud Speaker {n % 3}>Words &amp; <i>more</i> words, {n}.\n\n"
+    for n in range(120)
+)
+READ_ALIKE = [
+    (REAL_WORLD_VTT + "[music]\r\n").encode(),
+    LONG_VTT.encode(),
+    b"WEBVTT\n00:00:01.000 --> 00:00:02.000\nA header that runs on into a cue\n\n00:00:03.000 --> 00:00:04.000\nB\n",
+    b"WEBVTT\n\nREGION\nid:fred width:40%\n\n00:00:01.000 --> 00:00:02.000 region:fred\nA\n   \nB\n\nNOTE after\n",
+    b"WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n\t \n00:00:01.500 --> 00:00:03.000\n<v Ada>Both\n",
+]
+
+
+@pytest.mark.parametrize("body", READ_ALIKE)
+def test_a_webvtt_file_read_whole_gives_the_cues_that_its_blocks_read_one_by_one_give(body, monkeypatch):
+    whole = parse_companion(body, "vtt")
+    monkeypatch.setattr(companion_transcripts, "_vtt_captions", lambda _blocks, _cues: None)
+
+    assert parse_companion(body, "vtt") == whole
+
+
+def test_a_webvtt_file_that_parses_is_read_whole_once_after_its_header(monkeypatch):
+    read = []
+    from_buffer = webvtt.from_buffer
+    monkeypatch.setattr(webvtt, "from_buffer", lambda *args, **kwargs: read.append(1) or from_buffer(*args, **kwargs))
+
+    cues = parse_companion(LONG_VTT.encode(), "vtt")
+
+    assert len(cues) == 120 and cues[7] == Cue(7000, 7900, "Words & more words, 7.", "Speaker 1")
+    assert len(read) == 2
