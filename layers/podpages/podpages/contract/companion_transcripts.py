@@ -115,10 +115,11 @@ def _vtt_captions(blocks: list[_Block], cues: int) -> list[Caption] | None:
     """The captions of a WebVTT file read whole, one to each of its `cues` cue blocks, or None.
 
     The library reads the blocks as `_blocks` made them, each after an empty line, and reads each
-    block as it would alone: in a block that is not the header, a timings line that is not the
-    block's own is an error. So no block gives two captions, and as many captions as cue blocks are
-    one to each of them, in order. (A cue block may give none: `NOTE` and a timings line.) A header
-    holding a timings line, which the library would split, is read block by block."""
+    block as it would alone: in a block that is not the header, a line holding `-->` past the
+    block's own timings line is an error. So no block gives two captions, and as many captions as
+    cue blocks are one to each of them, in order. (A cue block may give none, as a `NOTE` whose
+    second line holds `-->` does.) A header holding `-->`, which the library would split, is read
+    block by block."""
     if any("-->" in line for line in blocks[0].lines):
         return None
     text = "\n\n".join("\n".join(block.lines) for block in blocks) + "\n"
