@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from botocore.exceptions import EndpointConnectionError
 
+from podpages.cli.progress import tally
 from podpages.cli.render import render_folder
 from podpages.cli.site_folder import open_for_render
 from podpages.cli.source_folder import read_change, upload_files
@@ -212,17 +213,20 @@ def _say(line: str) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
-    checked = failed = 0
-    for path in upload_files(args.paths):
-        checked += 1
-        try:
-            read_change(path)
-        except ContractError as error:
-            failed += 1
-            for problem in error.problems:
-                echo(f"{path}: {problem.field}: {problem.message}")
-    echo(f"{checked} checked, {checked - failed} valid, {failed} invalid", sys.stderr)
-    return 1 if failed or not checked else 0
+    files = list(upload_files(args.paths))
+    failed = 0
+    # On a terminal, a bar counts the files, and each problem is printed above it.
+    with tally(len(files), "checking", "file", None, echo) as checked:
+        for path in files:
+            try:
+                read_change(path)
+            except ContractError as error:
+                failed += 1
+                for problem in error.problems:
+                    checked.say(f"{path}: {problem.field}: {problem.message}")
+            checked.add(1)
+    echo(f"{len(files)} checked, {len(files) - failed} valid, {failed} invalid", sys.stderr)
+    return 1 if failed or not files else 0
 
 
 def _positive(value: str) -> int:
