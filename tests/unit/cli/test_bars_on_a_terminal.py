@@ -12,7 +12,6 @@ import struct
 import subprocess
 import sys
 import termios
-from pathlib import Path
 
 from support.catalogs import SITE_URL, episode_document
 from support.paths import EXAMPLES
@@ -66,4 +65,4 @@ def test_render_counts_the_files_read_and_the_parts_rendered_with_each_show_name
     # Numbered in the order the shows end, which the workers decide
     named = [line.split("] ", 1)[1] for line in shown if re.fullmatch(r"\[[1-3]/4\] .*", line)]
     assert sorted(named) == ["kernel-notes: 3 episodes", "pytorch: 16 episodes", "release-radio: 3 episodes"]
-    assert Path(tmp_path / "site" / "pytorch" / "feed.xml").is_file()
+    assert (tmp_path / "site" / "pytorch" / "feed.xml").is_file()
