@@ -28,7 +28,7 @@ from podpages.catalog.layout import split
 from podpages.catalog.model import Catalog
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.sitemap_parts import indexed_count, sitemap_parts
-from podpages.cli.source_folder import read_change, read_source_folder
+from podpages.cli.source_folder import read_change, read_source_folder, upload_key
 from podpages.local.aws import LocalAws
 from podpages.local.event_source import EventSourceMapping
 from podpages.local.functions import load_functions
@@ -346,9 +346,7 @@ def write_episode(folder: Path, show: str, number: int, hours_apart: int = HOURS
 
 def _publish(stack: Stack, episode: Path) -> dict:
     """Upload `episode` and deliver its event (`_deliver`)."""
-    stack.s3.put_object(
-        Bucket=stack.resources.source_bucket, Key="/".join(episode.parts[-3:]), Body=episode.read_bytes()
-    )
+    stack.s3.put_object(Bucket=stack.resources.source_bucket, Key=upload_key(episode), Body=episode.read_bytes())
     return _deliver(stack)
 
 
