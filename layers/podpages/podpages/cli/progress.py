@@ -5,6 +5,8 @@ tqdm is imported where a bar is made, not with this module: `podpages render` of
 script, a benchmark) shows none, and starts 16 ms sooner without it.
 """
 
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -20,7 +22,7 @@ def follow(
     from tqdm import tqdm  # tqdm ships no types, and types-tqdm is no dependency
 
     deadline = time.monotonic() + wait
-    with tqdm(total=total, desc=desc, unit=unit, disable=not (shown(show) and total)) as bar:
+    with tqdm(total=total, desc=desc, unit=unit, disable=not (shown(show) and total), **screen()) as bar:
         while True:
             done = max(0, min(total, finished()))
             bar.update(done - bar.n)
@@ -38,7 +40,7 @@ def progress_bar[T](
         return items
     from tqdm import tqdm
 
-    bar: Iterable[T] = tqdm(items, desc=desc, unit=unit, total=total)
+    bar: Iterable[T] = tqdm(items, desc=desc, unit=unit, total=total, **screen())
     return bar
 
 
@@ -63,8 +65,23 @@ def tally(total: int, desc: str, unit: str, show: bool | None, say: Callable[[st
         with tqdm.external_write_mode(file=sys.stderr):
             say(line)
 
-    with tqdm(total=total, desc=desc, unit=unit) as bar:
+    with tqdm(total=total, desc=desc, unit=unit, **screen()) as bar:
         yield Tally(bar.update, say_above)
+
+
+def screen() -> dict[str, int]:
+    """The size a bar is drawn for where standard error is a terminal that tells none (0 by 0: a
+    pseudo-terminal nobody sized, as `script` or `docker run -t` may make), on which tqdm draws
+    nothing: COLUMNS and LINES, or 80 by 24, as `shutil.get_terminal_size` falls back to. Elsewhere
+    nothing, and tqdm measures the terminal itself."""
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError):  # not a terminal, or no descriptor
+        return {}
+    if size.columns and size.lines:
+        return {}
+    fallback = shutil.get_terminal_size()
+    return {"ncols": size.columns or fallback.columns, "nrows": size.lines or fallback.lines}
 
 
 def shown(show: bool | None) -> bool:
