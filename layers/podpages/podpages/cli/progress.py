@@ -1,8 +1,8 @@
 """Progress bars for the CLI's long work: following work the render function does, counting files
 as they are read, and tallying the parts of a render as they end.
 
-tqdm is imported where a bar is made, not with this module: `podpages render` off a terminal (a
-script, a benchmark) shows none, and starts 16 ms sooner without it.
+Every bar is made by `_bar`, which imports tqdm when one is made, not with this module: `podpages
+render` off a terminal (a script, a benchmark) shows none, and starts 16 ms sooner without it.
 """
 
 import os
@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 
 def follow(
@@ -19,10 +20,8 @@ def follow(
 ) -> int:
     """Ask `finished` how many of `total` are done every `interval` seconds, until all are or `wait`
     seconds have passed; how many were done. `show` None shows the bar on a terminal only."""
-    from tqdm import tqdm  # tqdm ships no types, and types-tqdm is no dependency
-
     deadline = time.monotonic() + wait
-    with tqdm(total=total, desc=desc, unit=unit, disable=not (shown(show) and total), **screen()) as bar:
+    with _bar(total=total, desc=desc, unit=unit, disable=not (shown(show) and total)) as bar:
         while True:
             done = max(0, min(total, finished()))
             bar.update(done - bar.n)
@@ -38,9 +37,7 @@ def progress_bar[T](
     to tell (a generator's); typed, where tqdm is not. `show` None shows the bar on a terminal only."""
     if not shown(show):
         return items
-    from tqdm import tqdm
-
-    bar: Iterable[T] = tqdm(items, desc=desc, unit=unit, total=total, **screen())
+    bar: Iterable[T] = _bar(items, desc=desc, unit=unit, total=total)
     return bar
 
 
@@ -59,14 +56,21 @@ def tally(total: int, desc: str, unit: str, show: bool | None, say: Callable[[st
     if not shown(show):
         yield Tally(lambda _count: None, say)
         return
+    with _bar(total=total, desc=desc, unit=unit) as bar:
+
+        def say_above(line: str) -> None:
+            with bar.external_write_mode(file=sys.stderr):
+                say(line)
+
+        yield Tally(bar.update, say_above)
+
+
+def _bar(*items: Iterable[Any], **options: Any) -> Any:
+    """A tqdm bar on standard error, of `options`, sized by `screen` where the terminal tells no size.
+    Untyped, as tqdm is: it ships no types, and types-tqdm is no dependency."""
     from tqdm import tqdm
 
-    def say_above(line: str) -> None:
-        with tqdm.external_write_mode(file=sys.stderr):
-            say(line)
-
-    with tqdm(total=total, desc=desc, unit=unit, **screen()) as bar:
-        yield Tally(bar.update, say_above)
+    return tqdm(*items, **options, **screen())
 
 
 def screen() -> dict[str, int]:
