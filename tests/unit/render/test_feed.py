@@ -214,7 +214,6 @@ def whole_document(catalog: Catalog, settings: Settings) -> bytes:
     """The feed as feedgen writes it in one piece: every item in one generator, serialised at once."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("podpages.render.feed.ITEMS_PER_PART", 10**9)
-        patch.setattr("podpages.render.feed_runs.ends_run", lambda _entry: False)
         parts = list(feed(catalog, settings).parts())
     assert len(parts) == (3 if catalog.count else 2)  # the channel's own tags, every item, the channel's end
     return b"".join(parts)
@@ -225,7 +224,6 @@ def test_a_feed_is_rendered_a_bounded_part_at_a_time_into_the_bytes_of_the_whole
     catalog = daily_catalog(count)
     whole = whole_document(catalog, SETTINGS)
     monkeypatch.setattr("podpages.render.feed.ITEMS_PER_PART", 7)
-    monkeypatch.setattr("podpages.render.feed_runs.ends_run", lambda _entry: False)  # runs of 7, for the count
 
     parts = list(feed(catalog, SETTINGS).parts())
 
@@ -245,7 +243,6 @@ def test_long_items_are_rendered_in_shorter_runs_into_the_same_document(monkeypa
     assert all(1_700 < len(entry.notes_html or "") <= 2_500 for entry in catalog.episodes)
     whole = whole_document(catalog, SETTINGS)
     monkeypatch.setattr("podpages.render.feed.PART_WEIGHT", 5_000)
-    monkeypatch.setattr("podpages.render.feed_runs.ends_run", lambda _entry: False)  # only the weight ends runs
 
     parts = list(feed(catalog, SETTINGS).parts())
 

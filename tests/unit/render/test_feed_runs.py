@@ -35,8 +35,9 @@ class CountingRuns(KeptRuns):
 
 
 def item_runs(catalog: Catalog, kept: KeptRuns | None = None, settings=SETTINGS) -> list[bytes]:
-    """The feed's runs of items: its parts but the channel's own tags and its end."""
-    return list(feed(catalog, settings, kept).parts())[1:-1]
+    """The feed's runs of items, as a publish cuts them: its parts but the channel's own tags and its
+    end, taken from `kept` or, without, from runs kept anew, so each is rendered."""
+    return list(feed(catalog, settings, KeptRuns() if kept is None else kept).parts())[1:-1]
 
 
 def daily(catalog: Catalog, number: int, title: str | None = None) -> Catalog:
@@ -60,6 +61,16 @@ def test_a_run_ends_after_an_episode_that_ends_one_or_once_it_is_full():
     assert all(ends[:-1])  # the oldest run ends where the feed does
     assert any(length < ITEMS_PER_PART for length in runs[:-1])  # ended by their episodes, not by the count
     assert 5 < len(runs) < 60
+
+
+def test_a_render_that_keeps_no_runs_cuts_them_by_size_alone_into_the_same_bytes():
+    catalog = daily_catalog(400)
+
+    parts = list(feed(catalog, SETTINGS).parts())
+
+    assert [part.count(b"<item>") for part in parts[1:-1]] == [ITEMS_PER_PART] * (400 // ITEMS_PER_PART)
+    assert b"".join(parts[1:-1]) == b"".join(item_runs(catalog))  # the same items as in runs a publish keeps
+    assert len(item_runs(catalog)) > 400 // ITEMS_PER_PART
 
 
 def test_a_new_newest_episode_leaves_every_run_but_the_newest_as_it_was():

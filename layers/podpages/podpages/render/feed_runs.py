@@ -12,8 +12,8 @@ URL, the show's document, and each episode's catalog entry as the catalog stores
 it has a companion transcript. A run one of whose episodes changed in any way is rendered again.
 
 Publishes keep runs (`KEPT_RUNS`); a render from scratch keeps none, since it renders each item
-once. So the invariant tests hold what publishes write, kept runs and all, to a render that keeps
-nothing.
+once, and cuts its runs by size alone (`feed._runs`). So the invariant tests hold what publishes
+write, kept runs and all, to a render that keeps nothing.
 """
 
 import hashlib
