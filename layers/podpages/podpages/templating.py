@@ -117,6 +117,15 @@ def compile_templates(target: Path) -> None:
     )
 
 
+def load_templates() -> None:
+    """Every template compiled, or imported from the layer's modules, into the environment now, as
+    a process forks workers that render: each would otherwise compile those it uses itself."""
+    env = environment()
+    for name in sources().list_templates():
+        if name.endswith(TEMPLATE_SUFFIXES):
+            env.get_template(name)
+
+
 def file_size(length: int) -> str:
     """Bytes for people: `950 B`, `20.2 MB`, `81 MB`."""
     size, unit = float(length), 0

@@ -192,3 +192,29 @@ def test_the_files_read_are_counted_on_a_bar_where_asked_or_on_a_terminal(
     err = capsys.readouterr().err
     assert len(folder.catalogs["show"].episodes) == 3
     assert ("reading: 100%" in err and "3/3" in err) if shown else err == ""
+
+
+def test_what_is_done_meanwhile_runs_once_the_files_are_handed_over_before_any_is_read(tmp_path):
+    # Given a folder of two episodes, and a map that notes when each file is read
+    for slug in ("one", "two"):
+        path = tmp_path / "episodes" / "show" / f"{slug}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(episode_document(slug)))
+    happened: list[str] = []
+
+    def run(read, paths):
+        happened.append("handed over")
+
+        def reads():
+            for path in paths:
+                happened.append(f"read {Path(path).name}")
+                yield read(path)
+
+        return reads()
+
+    # When the folder is read with something to do meanwhile
+    folder = read_source_folder(tmp_path, SETTINGS, run, meanwhile=lambda: happened.append("meanwhile"))
+
+    # Then it ran after the files were handed over and before the first was read, once
+    assert happened == ["handed over", "meanwhile", "read one.json", "read two.json"]
+    assert [entry.slug for entry in folder.catalogs["show"].episodes] == ["one", "two"]

@@ -2,7 +2,7 @@
 transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePath
@@ -128,10 +128,17 @@ def read_at_most(path: str | Path, limit: int) -> bytes:
         os.close(descriptor)
 
 
-def read_source_folder(root: Path, settings: Settings, run: Map = map, progress: bool | None = False) -> SourceFolder:
+def read_source_folder(
+    root: Path,
+    settings: Settings,
+    run: Map = map,
+    progress: bool | None = False,
+    meanwhile: Callable[[], object] = lambda: None,
+) -> SourceFolder:
     """Every show's catalog as a from-scratch publish of the folder builds it; bad files are set aside.
-    `run` maps the reading of each file, for workers to share. `progress` shows the files read on a
-    bar: True always, None on a terminal only."""
+    `run` maps the reading of each file, for workers to share, and `meanwhile` is called here once
+    the files are handed to it, before its first result is taken. `progress` shows the files read
+    on a bar: True always, None on a terminal only."""
     folder = SourceFolder()
     # Each upload becomes its catalog entry, or its companion's record, as soon as it is read and
     # accepted, so that no show holds every upload whole and every entry at once.
@@ -142,6 +149,7 @@ def read_source_folder(root: Path, settings: Settings, run: Map = map, progress:
     # Paths as strings: a worker took about 6 us to unpickle a Path and tell its parts, of the 90 us its file took.
     files = [*sorted(map(str, (root / "shows").glob("*.json"))), *_episode_uploads(root / "episodes")]
     reads = run(partial(_read_or_refuse, excerpt_chars=settings.excerpt_chars, held=held_share(len(files))), files)
+    meanwhile()
     for path, read in progress_bar(zip(files, reads, strict=True), "reading", "file", progress, len(files)):
         if isinstance(read, tuple):  # refused
             folder.problems += [(Path(path), problem) for problem in read]
