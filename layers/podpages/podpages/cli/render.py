@@ -1,10 +1,11 @@
 """`podpages render`: the whole site from a source folder, into a local folder, on every core.
 
-The files are read and checked by workers. Then the workers render and write every show's files:
-a small show's as one task, a larger show's episode pages, transcripts and chapters in runs of
-episodes and its listings and feed in one more task; the site's own files follow here. Each file is
-rendered by the same functions as in `render.whole_site`, which the publish path is held to, so the
-output is byte for byte the same whatever the number of workers.
+The files are read and checked by this process and workers beside it (`shared_runs`). Then workers
+forked from it, with every catalog in memory, render and write every show's files: a small show's
+as one task, a larger show's episode pages, transcripts and chapters in runs of episodes and its
+listings and feed in one more task; the site's own files follow here. Each file is rendered by the
+same functions as in `render.whole_site`, which the publish path is held to, so the output is byte
+for byte the same whatever the number of workers.
 """
 
 from collections import Counter
@@ -17,6 +18,7 @@ from podpages.catalog.sitemap_parts import sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, everything
 from podpages.cli.allocator import keep_freed_memory
 from podpages.cli.progress import tally
+from podpages.cli.shared_runs import shared_map
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worker_map
@@ -55,15 +57,15 @@ def render_folder(
     a terminal only."""
     keep_freed_memory()
     with lasting_objects() as made:
-        with worker_map(workers) as run:
+        with shared_map(workers) as run:
             source = read_source_folder(root, settings, run, progress, meanwhile=_ready_to_render)
         made()
         return source, _render_site(source, settings, site, workers, say, progress)
 
 
 def _ready_to_render() -> None:
-    """Import what renders the files and compile its templates, here, while the workers read: the
-    workers that render fork from this process with both done. Imported at the start, the render's
+    """Import what renders the files and compile its templates, here, while the workers begin to
+    read: the workers that render fork from this process with both done. Imported at the start, the render's
     modules took 60 ms while one core sat idle, and each worker compiled the templates it used
     again, 40 to 60 ms. Only the render's functions import them again, which then costs nothing."""
     import podpages.render.plans  # noqa: F401  (imported for the workers to inherit)
@@ -93,7 +95,7 @@ def _render_site(
     # The bar counts tasks, which are cut to take a worker about as long as each other (`show_tasks`):
     # in episodes, or in files, it stood still for the last 4 s of a show's 10, while its feed's
     # archives, a few files of many items each, were written.
-    with worker_map(workers, one_at_a_time=True) as run, tally(len(tasks), "rendering", "part", progress, say) as done:
+    with worker_map(workers) as run, tally(len(tasks), "rendering", "part", progress, say) as done:
         # Every show's tasks in one map, so that no worker waits for the others to end a show.
         for (show, _task), count in zip(tasks, run(_write, tasks), strict=True):
             written += count

@@ -213,11 +213,11 @@ class ReadEpisode:
 def _read_or_refuse(
     path: str, excerpt_chars: int, held: int
 ) -> ReadEpisode | ShowPut | TranscriptPut | tuple[Problem, ...]:
-    """What the file holds, or what is wrong with it: a result that crosses between processes. An
-    episode's entry is made here, its excerpt cut and its notes rendered, so that the workers share
-    that work; the process that gathers the results is the one all of them wait on. A transcript of
-    more than `held` characters stays behind: a render of 100,000 episodes that sent every one back,
-    to hold 64 MB of them, peaked at 835 MB, and at 598 MB without."""
+    """What the file holds, or what is wrong with it: a result that may cross between processes. An
+    episode's entry is made here, its excerpt cut and its notes rendered, by whichever process reads
+    the file: the one that takes in a worker's results only unpickles them (`shared_runs`). A
+    transcript of more than `held` characters stays behind: a render of 100,000 episodes that sent
+    every one back, to hold 64 MB of them, peaked at 835 MB, and at 598 MB without."""
     try:
         change = read_change(path)
     except ContractError as error:

@@ -24,24 +24,23 @@ def default_workers() -> int:
 
 
 @contextmanager
-def worker_map(workers: int, one_at_a_time: bool = False) -> Iterator[Map]:
+def worker_map(workers: int) -> Iterator[Map]:
     """A `map` that runs its calls in `workers` forked processes, keeping their order; with one
     worker, the built-in map, here. Functions and arguments must be picklable by reference, and the
     state they read must be set before the first call, since the workers fork then. A process that
     runs threads of its own (a test, a server) is never forked, since a lock one of them holds at
     that moment would stay held in the child for ever: it maps here.
 
-    Items go to the workers a few runs to each, not one at a time, since each run is one round
-    trip; or, `one_at_a_time`, each alone, for items that are runs of work already: grouped, three
-    runs of 1,000 episode pages went to one worker while the other sat idle for the last of them."""
+    Each item goes to a worker alone, for items that are runs of work already: grouped, three runs
+    of 1,000 episode pages went to one worker while the other sat idle for the last of them. Many
+    small items are shared out by `shared_runs.shared_map` instead."""
     if workers <= 1 or threaded() or "fork" not in multiprocessing.get_all_start_methods():
         yield map
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
 
         def spread(function: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
-            runs = 1 if one_at_a_time else max(1, len(items) // (workers * RUNS_PER_WORKER))
-            return pool.map(function, items, chunksize=runs)
+            return pool.map(function, items)
 
         yield spread
 

@@ -1,0 +1,102 @@
+"""The map `podpages render` reads the source folder with: this process and forked workers take runs
+of items from one counter, and the results come back as the built-in map's, in order. Each case
+runs in a process of its own, since a test runner's worker runs a thread and is never forked."""
+
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+
+from podpages.cli.shared_runs import RUN_LENGTH, shared_map
+
+
+def run_alone(code: str) -> subprocess.CompletedProcess[str]:
+    """`code` in a new interpreter, with no thread but its main one."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_the_results_are_the_built_in_maps_in_order_and_every_process_reads_a_share(workers):
+    # Given more runs of items than there are processes, each slow enough that all of them take some
+    result = run_alone(f"""
+        import os, time
+        from podpages.cli.shared_runs import RUN_LENGTH, shared_map
+
+        def square_where(number):
+            time.sleep(0.002)
+            return number * number, os.getpid()
+
+        items = list(range(RUN_LENGTH * 20 + 7))
+        # When they are mapped by {workers} processes
+        with shared_map({workers}) as run:
+            results = list(run(square_where, items))
+        print([square for square, _pid in results] == [number * number for number in items])
+        print(len({{pid for _square, pid in results}}), os.getpid() in {{pid for _square, pid in results}})
+    """)
+
+    # Then the results are what map returns, in order, and each process read a share, this one too
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", str(workers), "True"]
+
+
+def test_an_error_in_a_worker_ends_the_map_with_the_workers_traceback():
+    # Given items one of which a worker fails on, a run the process that maps never reaches first
+    result = run_alone(f"""
+        import os, time
+        from podpages.cli.shared_runs import shared_map
+
+        PARENT = os.getpid()
+
+        def fails_in_a_worker(number):
+            if os.getpid() != PARENT:
+                raise ValueError(f"a bug, at {{number}}")
+            time.sleep(0.01)  # a worker surely takes a run before this process has read them all
+            return number
+
+        with shared_map(2) as run:
+            list(run(fails_in_a_worker, range({RUN_LENGTH} * 10)))
+    """)
+
+    # Then the map fails, naming the error where the worker raised it
+    assert result.returncode == 1
+    assert "WorkerFailed: a worker reading the source folder failed" in result.stderr
+    assert "ValueError: a bug, at" in result.stderr and "in fails_in_a_worker" in result.stderr
+
+
+def test_a_worker_that_dies_ends_the_map_with_its_exit_code_rather_than_waiting_for_ever():
+    # Given a worker that is killed while it reads
+    result = run_alone(f"""
+        import os, signal, time
+        from podpages.cli.shared_runs import shared_map
+
+        PARENT = os.getpid()
+
+        def dies_in_a_worker(number):
+            if os.getpid() != PARENT:
+                os.kill(os.getpid(), signal.SIGKILL)
+            time.sleep(0.01)
+            return number
+
+        with shared_map(2) as run:
+            list(run(dies_in_a_worker, range({RUN_LENGTH} * 10)))
+    """)
+
+    # Then the map fails, saying how the worker ended
+    assert result.returncode == 1
+    assert "a worker reading the source folder ended with exit code -9" in result.stderr
+
+
+def test_one_worker_or_a_process_running_another_thread_maps_here_with_the_built_in_map():
+    # Given a thread beside this one, which might hold a lock when a worker forks
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    beside.start()
+    try:
+        # When one worker, or two, are asked for, then both map in this process
+        with shared_map(1) as alone, shared_map(2) as threaded:
+            assert alone is map and threaded is map
+    finally:
+        stop.set()
+        beside.join()
