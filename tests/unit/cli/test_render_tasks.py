@@ -3,8 +3,8 @@
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.model import Catalog
-from podpages.catalog.staleness import all_listings, everything
-from podpages.cli.render import EPISODES_PER_RUN, run_length, show_tasks
+from podpages.catalog.staleness import Refresh, all_listings, everything
+from podpages.cli.render import EPISODES_PER_RUN, Pages, run_length, show_tasks
 from podpages.settings import Settings
 from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode
 
@@ -28,6 +28,11 @@ def test_a_show_no_longer_than_a_run_is_one_task_of_everything_it_publishes():
 
 def test_a_longer_show_is_its_listings_then_runs_of_its_pages_then_its_archives():
     catalog = daily_catalog(120)  # a feed of 20 and its archive pages; the years 2025 and 2026
+    for number in range(1, 121, 3):  # a transcript in every third, chapters in every sixth
+        chapters = {"chapters": [{"start": 0, "title": "Opening"}]} if number % 2 else {}
+        published = catalog.episodes[number - 1].published.isoformat()
+        document = episode_document(f"Episode {number}", published, transcript="Words spoken.", **chapters)
+        catalog = catalog.apply(put_episode("daily", f"e{number:02d}", document), SETTINGS.excerpt_chars)
     whole = everything(catalog, SETTINGS.feed_max_items)
     archive_pages = sorted(all_listings(catalog, SETTINGS.feed_max_items).archives)
 
@@ -41,16 +46,20 @@ def test_a_longer_show_is_its_listings_then_runs_of_its_pages_then_its_archives(
         set(),
         set(),
     )
-    pages = [task for task in rest if task.episodes]
-    archives = [task for task in rest if task.archives]
-    years = [task for task in rest if task.years]
-    # Then every page once, in runs of at most 25
+    pages = [task.refresh(catalog) for task in rest if isinstance(task, Pages)]
+    archives = [task for task in rest if isinstance(task, Refresh) and task.archives]
+    years = [task for task in rest if isinstance(task, Refresh) and task.years]
+    # Then every page once, in runs of at most 25, each with its transcript and chapters as a whole render has them
     assert len(pages) == 8 and all(len(task.episodes) <= 25 for task in pages)
     assert sorted(slug for task in pages for slug in task.episodes) == sorted(whole.episodes)
+    assert len(whole.transcripts) == 40 and len(whole.chapters) == 20
+    assert {slug: update for task in pages for slug, update in task.transcripts.items()} == whole.transcripts
+    assert set().union(*(task.chapters for task in pages)) == whole.chapters
     # Then every feed archive and year archive once, after the pages
     assert len(archive_pages) > 1 and sorted(page for task in archives for page in task.archives) == archive_pages
     assert sorted(year for task in years for year in task.years) == sorted(whole.years) == [2025, 2026]
-    assert rest == pages + archives + years
+    assert [type(task) for task in rest] == [Pages] * len(pages) + [Refresh] * (len(archives) + len(years))
+    assert rest[len(pages) :] == archives + years
 
 
 def test_a_run_of_pages_is_of_episodes_next_to_each_other_in_publish_order_whatever_their_slugs():
@@ -66,7 +75,7 @@ def test_a_run_of_pages_is_of_episodes_next_to_each_other_in_publish_order_whate
 
     # Then each run holds neighbours: episodes whose places in publish order follow one another
     place = {entry.slug: number for number, entry in enumerate(catalog.episodes)}
-    pages = [sorted(place[slug] for slug in task.episodes) for task in rest if task.episodes]
+    pages = [sorted(place[slug] for slug in task.refresh(catalog).episodes) for task in rest if isinstance(task, Pages)]
     assert len(pages) == 8
     assert all(places == list(range(places[0], places[-1] + 1)) for places in pages)
     assert sorted(number for places in pages for number in places) == list(range(60))

@@ -94,12 +94,9 @@ def transcript_source(catalog: Catalog, entry: CatalogEntry) -> str | None:
 
 def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
     """The whole show, as a from-scratch render publishes it."""
-    sources = {entry.slug: transcript_source(catalog, entry) for entry in catalog.episodes}
-    return Refresh(
-        episodes=set(sources),
+    return replace(
+        in_full(catalog, catalog.episodes),
         years=set(catalog.years()),
-        transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
-        chapters={entry.slug for entry in catalog.episodes if entry.chapters_json},
         listings=not catalog.is_empty,
         show_page=not catalog.is_empty,
         head_sitemap=not catalog.is_empty,
@@ -108,6 +105,17 @@ def everything(catalog: Catalog, feed_max_items: int) -> Refresh:
         archives=set(range(1, archive_pages(catalog, feed_max_items) + 1)),
         archive_pages=archive_pages(catalog, feed_max_items),
         frozen=_all_frozen(catalog, feed_max_items),
+    )
+
+
+def in_full(catalog: Catalog, entries: Sequence[CatalogEntry]) -> Refresh:
+    """The episodes' pages, with their transcript and chapters files, as a from-scratch render
+    publishes them."""
+    sources = {entry.slug: transcript_source(catalog, entry) for entry in entries}
+    return Refresh(
+        episodes=set(sources),
+        transcripts={slug: TranscriptUpdate(source) for slug, source in sources.items() if source},
+        chapters={entry.slug for entry in entries if entry.chapters_json},
     )
 
 
