@@ -6,6 +6,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import textwrap
 
 import pytest
 from pydantic import ValidationError
@@ -116,3 +117,27 @@ def test_validate_and_render_start_without_botocore_or_what_renders():
     code = f"import sys, podpages.cli.main; print({imported})"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_the_command_collects_no_garbage_while_it_imports_and_turns_the_collector_back_on():
+    """What its imports build lasts as long as the command: a collection during them only costs."""
+    code = textwrap.dedent("""
+        import gc, sys
+
+        def importing_the_command():
+            frame = sys._getframe()
+            while frame is not None and not frame.f_code.co_filename.endswith("podpages/cli/main.py"):
+                frame = frame.f_back
+            return frame is not None
+
+        passes = []
+        def note(phase, info):
+            if phase == "start" and importing_the_command():
+                passes.append(info["generation"])
+
+        gc.callbacks.append(note)
+        import podpages.cli.main
+        print(len(passes), gc.isenabled())
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.split() == ["0", "True"]

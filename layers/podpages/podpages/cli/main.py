@@ -2,8 +2,15 @@
 product locally (`demo`, `serve`); and publish to, unpublish from and inspect the local stack or
 a deployed one (`publish`, `unpublish`, `rebuild`, `status`)."""
 
-import argparse
 import gc
+
+# The imports below build modules that live as long as the command, so a collection during them
+# finds nothing to free: with the collector off they took 0.26 s, not 0.30 (medians of 6 fresh
+# interpreters). It is as it was again once they are done, at the end of this module.
+_collecting = gc.isenabled()
+gc.disable()
+
+import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -292,6 +299,9 @@ def command() -> NoReturn:
     gc.freeze()
     sys.exit(code)
 
+
+if _collecting:
+    gc.enable()
 
 if __name__ == "__main__":
     command()
