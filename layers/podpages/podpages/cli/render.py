@@ -65,9 +65,10 @@ def render_folder(
 
 def _ready_to_render() -> None:
     """Import what renders the files and compile its templates, here, while the workers begin to
-    read: the workers that render fork from this process with both done. Imported at the start, the render's
-    modules took 60 ms while one core sat idle, and each worker compiled the templates it used
-    again, 40 to 60 ms. Only the render's functions import them again, which then costs nothing."""
+    read: the workers that render fork from this process with both done. Imported at the start,
+    the render's modules took 60 ms while one core sat idle, and each worker compiled the templates
+    it used again, 40 to 60 ms. Only the render's functions import them again, which then costs
+    nothing."""
     import podpages.render.plans  # noqa: F401  (imported for the workers to inherit)
     from podpages.templating import load_templates
 
