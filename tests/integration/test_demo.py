@@ -94,8 +94,10 @@ def test_an_episode_of_our_own_appears_everywhere_then_unpublishing_removes_it(d
     assert "1 published, 0 unpublished, 0 rejected, 0 pending" in published_run.stdout
     assert demo.get(NEW_PAGE)[0] == 200
     assert "Right After the Seed" in nearby_titles(demo.get(SEED_PAGE)[2])
-    assert b"Right After the Seed" in demo.get("/pytorch/feed.xml")[2]
-    assert b"/pytorch/right-after-the-seed/" in demo.get("/pytorch/sitemap.xml")[2]
+    # The listings are written just after the catalog's commit, which is what the command waits for
+    # (so that no feed lists an episode whose publish failed): they follow within moments.
+    assert eventually(lambda: b"Right After the Seed" in demo.get("/pytorch/feed.xml")[2])
+    assert eventually(lambda: b"/pytorch/right-after-the-seed/" in demo.get("/pytorch/sitemap.xml")[2])
     assert eventually(lambda: NEW in (api_slugs(demo, SEED) or [])), "the API never listed the new episode"
     # The recorder stands in for the hubs, ping endpoints and IndexNow, and prints what they were told.
     assert eventually(lambda: told(demo, "IndexNow POST", f"{demo.url}{NEW_PAGE}") == 1)
@@ -108,7 +110,7 @@ def test_an_episode_of_our_own_appears_everywhere_then_unpublishing_removes_it(d
     assert "0 published, 1 unpublished" in removed_run.stdout
     assert demo.get(NEW_PAGE)[0] == 404
     assert "Right After the Seed" not in nearby_titles(demo.get(SEED_PAGE)[2])
-    assert b"Right After the Seed" not in demo.get("/pytorch/feed.xml")[2]
+    assert eventually(lambda: b"Right After the Seed" not in demo.get("/pytorch/feed.xml")[2])
     assert eventually(lambda: api_slugs(demo, NEW) is None and NEW not in (api_slugs(demo, SEED) or []))
 
 
