@@ -27,7 +27,7 @@ from multiprocessing.context import ForkContext, ForkProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import IO, Any
 
-from podpages.cli.workers import Map, threaded
+from podpages.cli.workers import Map, forks
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
@@ -60,10 +60,10 @@ class _Runs:
 @contextmanager
 def shared_map(workers: int) -> Iterator[Map]:
     """A `map` shared between this process and `workers - 1` forked ones; the built-in map with one
-    worker, or in a process that must not fork (`workers.threaded`). The function and the items
+    worker, or in a process that must not fork (`workers.forks`). The function and the items
     reach the forked processes as they are when the map is called, since they fork then; each
     result crosses back pickled. Leaving the block stops any worker still running."""
-    if workers <= 1 or threaded() or "fork" not in multiprocessing.get_all_start_methods():
+    if not forks(workers):
         yield map
         return
     with ExitStack() as stack:

@@ -34,7 +34,7 @@ def worker_map(workers: int) -> Iterator[Map]:
     Each item goes to a worker alone, for items that are runs of work already: grouped, three runs
     of 1,000 episode pages went to one worker while the other sat idle for the last of them. Many
     small items are shared out by `shared_runs.shared_map` instead."""
-    if workers <= 1 or threaded() or "fork" not in multiprocessing.get_all_start_methods():
+    if not forks(workers):
         yield map
         return
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -43,6 +43,12 @@ def worker_map(workers: int) -> Iterator[Map]:
             return pool.map(function, items)
 
         yield spread
+
+
+def forks(workers: int) -> bool:
+    """Whether work for `workers` goes to processes forked from this one: more than one asked for, a
+    system that forks, and no other thread here (`threaded`)."""
+    return workers > 1 and not threaded() and "fork" in multiprocessing.get_all_start_methods()
 
 
 def threaded() -> bool:
