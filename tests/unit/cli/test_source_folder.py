@@ -139,6 +139,19 @@ def test_a_transcript_read_again_that_has_left_its_file_is_a_problem_naming_it(t
     assert [problem.field for problem in raised.value.problems] == ["transcript"]
 
 
+def test_a_transcript_read_again_from_a_file_no_longer_json_is_a_problem_naming_it(tmp_path, monkeypatch):
+    # Given an episode whose transcript is not held, and whose file is then rewritten half-way
+    write_episodes_with_transcripts(tmp_path, ["a"])
+    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 0)
+    transcripts = read_source_folder(tmp_path, SETTINGS).transcripts
+    path = tmp_path / "episodes" / "show" / "a.json"
+    path.write_bytes(path.read_bytes()[:40])
+
+    # When it is asked for, then the problem names the transcript and the upload
+    with pytest.raises(ContractError, match="is gone from episodes/show/a.json"):
+        transcripts["episodes/show/a.json"]
+
+
 def test_an_episode_file_is_read_with_a_buffer_of_its_own_size_not_the_limit(tmp_path):
     # Given a 3 KB episode file
     path = tmp_path / "episodes" / "show" / "small.json"
