@@ -88,6 +88,30 @@ def test_a_worker_that_dies_ends_the_map_with_its_exit_code_rather_than_waiting_
     assert "a worker reading the source folder ended with exit code -9" in result.stderr
 
 
+def test_a_worker_whose_spool_has_no_room_ends_the_map_saying_where_rather_than_with_runs_cut_short():
+    # Given workers that may write no file past 256 KB, as in a folder of temporary files that full,
+    # and results that take more than that
+    result = run_alone(f"""
+        import resource, time
+        from podpages.cli.shared_runs import shared_map
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, resource.RLIM_INFINITY))
+
+        def page(number):
+            time.sleep(0.001)
+            return str(number) * 3000
+
+        with shared_map(2) as run:
+            list(run(page, range({RUN_LENGTH} * 40)))
+    """)
+
+    # Then the map fails, naming the folder and what to do, and no run is taken in cut short
+    assert result.returncode == 1
+    assert "NoRoomToSetDown: no room in " in result.stderr and "(File too large)" in result.stderr
+    assert "name a folder with more in TMPDIR" in result.stderr
+    assert "UnpicklingError" not in result.stderr
+
+
 def test_one_worker_or_a_process_running_another_thread_maps_here_with_the_built_in_map():
     # Given a thread beside this one, which might hold a lock when a worker forks
     stop = threading.Event()

@@ -2,6 +2,7 @@
 error, said in one line with exit code 2. Anything else leaves `podpages` with its traceback."""
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,7 @@ from podpages.cli import render
 from podpages.cli.rebuild import rebuild
 from podpages.cli.targets import Target
 from podpages.errors import UsageError
-from support.catalogs import SITE_URL
+from support.catalogs import SITE_URL, episode_document
 from support.paths import EXAMPLES
 
 
@@ -108,6 +109,42 @@ def test_a_command_whose_endpoint_does_not_answer_is_a_usage_error_that_exits_2(
 
 
 STARTED_WITHOUT = ("botocore", "boto3", "jinja2", "feedgen", "lxml", "podpages.render.plans")
+
+
+def test_a_render_whose_workers_find_no_room_for_what_they_read_is_a_usage_error_naming_the_folder(tmp_path):
+    # Given 200 episodes, and a folder for temporary files with room for no file past 16 KB
+    episodes = tmp_path / "source" / "episodes" / "show"
+    episodes.mkdir(parents=True)
+    for number in range(200):
+        published = f"2026-01-{1 + number // 24:02d}T{number % 24:02d}:00:00Z"
+        (episodes / f"e-{number:03d}.json").write_text(json.dumps(episode_document(f"Episode {number}", published)))
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    render_with_little_room = textwrap.dedent(f"""
+        import resource, sys
+        from podpages.cli.main import command
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, resource.RLIM_INFINITY))
+        sys.argv = ["podpages", "render", {str(tmp_path / "source")!r}, "--out", {str(tmp_path / "site")!r},
+                    "--site-url", {SITE_URL!r}, "--workers", "2"]
+        command()
+    """)
+
+    # When it is rendered on two workers
+    result = subprocess.run(
+        [sys.executable, "-c", render_with_little_room],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        timeout=120,
+    )
+
+    # Then the command says where it found no room and what to do, exits 2, and writes no page
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"podpages: no room in {temporary} for what the workers read (File too large): "
+        "free some there, or name a folder with more in TMPDIR\n",
+    )
+    assert not list((tmp_path / "site").rglob("index.html"))
 
 
 def test_validate_and_render_start_without_botocore_or_what_renders():

@@ -14,6 +14,7 @@ reading one for each piece it takes: when the executor's result thread did, the 
 The results are what the built-in `map` returns, in the same order, however many processes share it.
 """
 
+import errno
 import multiprocessing
 import os
 import pickle
@@ -28,14 +29,22 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import IO, Any
 
 from podpages.cli.workers import Map, forks
+from podpages.errors import UsageError
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
 RUN_LENGTH = 32
+# Why a write finds no room: the file system is full, the user's quota or the largest file is reached.
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 class WorkerFailed(RuntimeError):
     """A forked worker ended without its results, or with an error, whose traceback this holds."""
+
+
+class NoRoomToSetDown(UsageError):
+    """A worker's spool could not take its results: the folder of temporary files is full, or
+    holds less than a file may. Its user can free room there, or name another in TMPDIR."""
 
 
 class _Runs:
@@ -111,8 +120,8 @@ def _take_in(ready: list[Any], workers: dict[Connection, "_Worker"], done: dict[
             if (code := worker.join()) != 0:
                 raise WorkerFailed(f"a worker reading the source folder ended with exit code {code}") from None
             continue
-        if isinstance(message, str):  # its traceback
-            raise WorkerFailed(f"a worker reading the source folder failed:\n{message}")
+        if isinstance(message, Exception):  # why it stopped
+            raise message
         index, start, length = message
         done[index] = worker.reader(start, length)
 
@@ -151,15 +160,37 @@ class _Worker:
 
 def _work(function: Callable[[Any], Any], runs: _Runs, spool: int, results: Connection) -> None:
     """A worker's part: each run it takes, its results pickled into `spool`, and where on `results`;
-    an error's traceback instead, should one be raised."""
+    the error that stops it instead, should one be raised."""
     try:
         end = 0
         while (index := runs.take()) is not None:
             data = pickle.dumps([function(item) for item in runs[index]], pickle.HIGHEST_PROTOCOL)
-            os.pwrite(spool, data, end)
+            _set_down(spool, data, end)
             results.send((index, end, len(data)))
             end += len(data)
+    except NoRoomToSetDown as error:  # the user's to mend, as it says
+        results.send(error)
     except BaseException:
-        results.send(traceback.format_exc())
+        results.send(WorkerFailed(f"a worker reading the source folder failed:\n{traceback.format_exc()}"))
     finally:
         results.close()
+
+
+def _set_down(spool: int, data: bytes, at: int) -> None:
+    """`data` written whole into `spool` at `at`. A write that finds the file system full, or the
+    file at the largest size it may have, writes what fits and says so only at the next write: taken
+    for the whole, it left its run cut short, and the process that took the run in failed to
+    unpickle it."""
+    left = memoryview(data)
+    try:
+        while left:
+            written = os.pwrite(spool, left, at)
+            left, at = left[written:], at + written
+    except OSError as error:
+        if error.errno not in NO_ROOM:
+            raise
+        folder = tempfile.gettempdir()
+        raise NoRoomToSetDown(
+            f"no room in {folder} for what the workers read ({error.strerror}): free some there, "
+            "or name a folder with more in TMPDIR"
+        ) from None
