@@ -1,5 +1,6 @@
 """The domain's error types: what went wrong, in terms a publisher can act on."""
 
+import errno
 from dataclasses import dataclass
 
 
@@ -69,3 +70,12 @@ class UnknownEpisode(PodpagesError):
 class UsageError(PodpagesError):
     """A command was given something its user can fix: a bad option, a missing folder, a setting.
     The CLI says so and exits 2; any other error is a bug and keeps its traceback."""
+
+
+# Why a write finds no room: the file system is full, or the user's quota or the largest file is reached.
+NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+class NoRoom(UsageError):
+    """A command's write found no room in the folder it went to (`NO_ROOM`): its user can free some
+    there, or choose a folder with more."""

@@ -107,7 +107,7 @@ def test_a_worker_whose_spool_has_no_room_ends_the_map_saying_where_rather_than_
 
     # Then the map fails, naming the folder and what to do, and no run is taken in cut short
     assert result.returncode == 1
-    assert "NoRoomToSetDown: no room in " in result.stderr and "(File too large)" in result.stderr
+    assert "NoRoom: no room in " in result.stderr and "(File too large)" in result.stderr
     assert "name a folder with more in TMPDIR" in result.stderr
     assert "UnpicklingError" not in result.stderr
 

@@ -111,40 +111,58 @@ def test_a_command_whose_endpoint_does_not_answer_is_a_usage_error_that_exits_2(
 STARTED_WITHOUT = ("botocore", "boto3", "jinja2", "feedgen", "lxml", "podpages.render.plans")
 
 
-def test_a_render_whose_workers_find_no_room_for_what_they_read_is_a_usage_error_naming_the_folder(tmp_path):
-    # Given 200 episodes, and a folder for temporary files with room for no file past 16 KB
+def render_where_no_file_may_pass(limit: int, workers: int, tmp_path) -> subprocess.CompletedProcess[str]:
+    """`podpages render` of 200 episodes, in a process none of whose files may grow past `limit`
+    bytes, as on a file system with that much room, its temporary files in `tmp_path / "tmp"`."""
     episodes = tmp_path / "source" / "episodes" / "show"
     episodes.mkdir(parents=True)
     for number in range(200):
         published = f"2026-01-{1 + number // 24:02d}T{number % 24:02d}:00:00Z"
         (episodes / f"e-{number:03d}.json").write_text(json.dumps(episode_document(f"Episode {number}", published)))
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
+    (tmp_path / "tmp").mkdir()
     render_with_little_room = textwrap.dedent(f"""
         import resource, sys
         from podpages.cli.main import command
-        resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, resource.RLIM_INFINITY))
+        resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.RLIM_INFINITY))
         sys.argv = ["podpages", "render", {str(tmp_path / "source")!r}, "--out", {str(tmp_path / "site")!r},
-                    "--site-url", {SITE_URL!r}, "--workers", "2"]
+                    "--site-url", {SITE_URL!r}, "--workers", "{workers}"]
         command()
     """)
-
-    # When it is rendered on two workers
-    result = subprocess.run(
-        [sys.executable, "-c", render_with_little_room],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TMPDIR": str(temporary)},
-        timeout=120,
+    environment = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    return subprocess.run(
+        [sys.executable, "-c", render_with_little_room], capture_output=True, text=True, env=environment, timeout=120
     )
+
+
+def test_a_render_whose_workers_find_no_room_for_what_they_read_is_a_usage_error_naming_the_folder(tmp_path):
+    # Given a folder for temporary files with room for no file past 16 KB, when 200 episodes are
+    # rendered on two workers
+    result = render_where_no_file_may_pass(16 * 1024, 2, tmp_path)
 
     # Then the command says where it found no room and what to do, exits 2, and writes no page
     assert (result.returncode, result.stderr) == (
         2,
-        f"podpages: no room in {temporary} for what the workers read (File too large): "
+        f"podpages: no room in {tmp_path / 'tmp'} for what the workers read (File too large): "
         "free some there, or name a folder with more in TMPDIR\n",
     )
     assert not list((tmp_path / "site").rglob("index.html"))
+
+
+def test_a_render_that_finds_no_room_for_the_site_is_a_usage_error_naming_the_folder(tmp_path):
+    # Given room for no file past 32 KB, less than the feed of 200 episodes, when they are rendered
+    result = render_where_no_file_may_pass(32 * 1024, 1, tmp_path)
+
+    # Then the command says where it found no room and what to do, and exits 2
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"podpages: no room in {tmp_path / 'site'} for the site (File too large): free some there, or "
+        "render into a folder with more\n",
+    )
+    # And with room, --force replaces what it had begun to write
+    site = tmp_path / "site"
+    assert cli.main(["render", str(tmp_path / "source"), "--out", str(site), "--site-url", SITE_URL]) == 2
+    assert cli.main(["render", str(tmp_path / "source"), "--out", str(site), "--site-url", SITE_URL, "--force"]) == 0
+    assert len(list(site.rglob("index.html"))) >= 200
 
 
 def test_validate_and_render_start_without_botocore_or_what_renders():

@@ -14,7 +14,6 @@ reading one for each piece it takes: when the executor's result thread did, the 
 The results are what the built-in `map` returns, in the same order, however many processes share it.
 """
 
-import errno
 import multiprocessing
 import os
 import pickle
@@ -29,22 +28,15 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import IO, Any
 
 from podpages.cli.workers import Map, forks
-from podpages.errors import UsageError
+from podpages.errors import NO_ROOM, NoRoom
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
 RUN_LENGTH = 32
-# Why a write finds no room: the file system is full, the user's quota or the largest file is reached.
-NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 class WorkerFailed(RuntimeError):
     """A forked worker ended without its results, or with an error, whose traceback this holds."""
-
-
-class NoRoomToSetDown(UsageError):
-    """A worker's spool could not take its results: the folder of temporary files is full, or
-    holds less than a file may. Its user can free room there, or name another in TMPDIR."""
 
 
 class _Runs:
@@ -168,7 +160,7 @@ def _work(function: Callable[[Any], Any], runs: _Runs, spool: int, results: Conn
             _set_down(spool, data, end)
             results.send((index, end, len(data)))
             end += len(data)
-    except NoRoomToSetDown as error:  # the user's to mend, as it says
+    except NoRoom as error:  # the user's to mend, as it says
         results.send(error)
     except BaseException:
         results.send(WorkerFailed(f"a worker reading the source folder failed:\n{traceback.format_exc()}"))
@@ -190,7 +182,7 @@ def _set_down(spool: int, data: bytes, at: int) -> None:
         if error.errno not in NO_ROOM:
             raise
         folder = tempfile.gettempdir()
-        raise NoRoomToSetDown(
+        raise NoRoom(
             f"no room in {folder} for what the workers read ({error.strerror}): free some there, "
             "or name a folder with more in TMPDIR"
         ) from None
