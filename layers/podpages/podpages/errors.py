@@ -1,6 +1,8 @@
 """The domain's error types: what went wrong, in terms a publisher can act on."""
 
 import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -79,3 +81,15 @@ NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 class NoRoom(UsageError):
     """A command's write found no room in the folder it went to (`NO_ROOM`): its user can free some
     there, or choose a folder with more."""
+
+
+@contextmanager
+def room_needed(folder: str, what: str, elsewhere: str) -> Iterator[None]:
+    """Writes of `what` into `folder`, where one that finds no room raises NoRoom, saying where and
+    what to do: free some there, or `elsewhere`. Any other error stays as it is."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in NO_ROOM:
+            raise
+        raise NoRoom(f"no room in {folder} for {what} ({error.strerror}): free some there, or {elsewhere}") from None

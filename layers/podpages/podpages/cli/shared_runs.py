@@ -28,7 +28,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import IO, Any
 
 from podpages.cli.workers import Map, forks
-from podpages.errors import NO_ROOM, NoRoom
+from podpages.errors import NoRoom, room_needed
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
@@ -174,15 +174,7 @@ def _set_down(spool: int, data: bytes, at: int) -> None:
     for the whole, it left its run cut short, and the process that took the run in failed to
     unpickle it."""
     left = memoryview(data)
-    try:
+    with room_needed(tempfile.gettempdir(), "what the workers read", "name a folder with more in TMPDIR"):
         while left:
             written = os.pwrite(spool, left, at)
             left, at = left[written:], at + written
-    except OSError as error:
-        if error.errno not in NO_ROOM:
-            raise
-        folder = tempfile.gettempdir()
-        raise NoRoom(
-            f"no room in {folder} for what the workers read ({error.strerror}): free some there, "
-            "or name a folder with more in TMPDIR"
-        ) from None

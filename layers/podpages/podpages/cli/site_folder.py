@@ -12,7 +12,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from podpages.errors import NO_ROOM, NoRoom, UsageError
+from podpages.errors import UsageError, room_needed
 from podpages.render.site_objects import Published
 
 MANIFEST = ".podpages-render.jsonl"
@@ -25,17 +25,10 @@ class SiteFolder:
         self._folders: set[str] = set()  # folders made or found inside the root, so each is checked once
 
     def apply(self, puts: list[Published], deletes: list[str]) -> None:
-        try:
+        with room_needed(str(self.root), "the site", "render into a folder with more"):
             self._record(item.key for item in puts)
             for item in puts:
                 _write(self._path(item.key), item.parts())
-        except OSError as error:
-            if error.errno not in NO_ROOM:
-                raise
-            raise NoRoom(
-                f"no room in {self.root} for the site ({error.strerror}): free some there, or render into "
-                "a folder with more"
-            ) from None
         for key in deletes:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._path(key))

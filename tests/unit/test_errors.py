@@ -1,0 +1,24 @@
+"""What the domain's errors say: a write that finds no room is the user's to mend, any other is not."""
+
+import errno
+
+import pytest
+
+from podpages.errors import NoRoom, UsageError, room_needed
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT, errno.EFBIG])
+def test_a_write_that_finds_no_room_is_a_usage_error_saying_where_and_what_to_do(code):
+    # When a write into a folder finds no room, then the error names the folder, why, and what to do
+    with pytest.raises(NoRoom) as raised, room_needed("/site", "the site", "render into a folder with more"):
+        raise OSError(code, "No space left on device")
+    assert isinstance(raised.value, UsageError)
+    assert str(raised.value) == (
+        "no room in /site for the site (No space left on device): free some there, or render into a folder with more"
+    )
+
+
+def test_any_other_failed_write_stays_as_it_is():
+    # When a write fails for another reason, then that error leaves as itself, with its traceback
+    with pytest.raises(PermissionError), room_needed("/site", "the site", "render into a folder with more"):
+        raise PermissionError(errno.EACCES, "Permission denied")
