@@ -1,10 +1,12 @@
-"""What the domain's errors say: a write that finds no room is the user's to mend, any other is not."""
+"""What the domain's errors say: a write that finds no room is the user's to mend, any other is not;
+an error that names its problems names the same ones in the process it crosses to."""
 
 import errno
+import pickle
 
 import pytest
 
-from podpages.errors import NoRoom, UsageError, room_needed
+from podpages.errors import ContractError, NoRoom, Problem, UsageError, room_needed
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT, errno.EFBIG])
@@ -22,3 +24,16 @@ def test_any_other_failed_write_stays_as_it_is():
     # When a write fails for another reason, then that error leaves as itself, with its traceback
     with pytest.raises(PermissionError), room_needed("/site", "the site", "render into a folder with more"):
         raise PermissionError(errno.EACCES, "Permission denied")
+
+
+def test_an_error_that_names_its_problems_keeps_them_across_processes():
+    # Given a contract error, as a render's worker raises it
+    error = ContractError([Problem("transcript", "is gone from episodes/show/a.json since it was read")])
+
+    # When it is pickled and unpickled, as it crosses to the process that mapped the work
+    received = pickle.loads(pickle.dumps(error))
+
+    # Then it holds the same problems, and says the same
+    assert type(received) is ContractError
+    assert received.problems == error.problems
+    assert str(received) == "transcript: is gone from episodes/show/a.json since it was read"

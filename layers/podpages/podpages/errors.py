@@ -28,6 +28,11 @@ class ProblemsError(PodpagesError):
         self.problems = problems
         super().__init__("; ".join(str(problem) for problem in problems))
 
+    def __reduce__(self) -> tuple[type["ProblemsError"], tuple[list[Problem]]]:
+        """Made again from its problems where it is unpickled, as when a render's worker raises it:
+        from its message, each character became a problem of its own."""
+        return type(self), (self.problems,)
+
 
 class ContractError(ProblemsError):
     """An upload breaks the metadata contract. Bad data does not heal, so it is never retried."""

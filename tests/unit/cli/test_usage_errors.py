@@ -13,7 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from podpages.cli import main as cli
-from podpages.cli import render
+from podpages.cli import render, source_folder
 from podpages.cli.rebuild import rebuild
 from podpages.cli.targets import Target
 from podpages.errors import UsageError
@@ -42,6 +42,36 @@ def test_a_bug_in_a_command_surfaces_with_its_traceback_instead_of_exit_2(bug, s
     # When it runs, Then the bug leaves the command as itself
     with pytest.raises(type(bug), match="a bug"):
         cli.main(["render", str(source), "--out", str(tmp_path / "site"), "--site-url", SITE_URL])
+
+
+def test_a_transcript_gone_from_its_file_while_the_site_is_rendered_is_one_line_that_exits_2(
+    tmp_path, monkeypatch, capsys
+):
+    # Given a folder whose transcripts are not held, read again as the site is written, and an
+    # episode file that loses its transcript once the folder is read
+    episodes = tmp_path / "source" / "episodes" / "show"
+    episodes.mkdir(parents=True)
+    document = episode_document("Episode", transcript="The words.")
+    (episodes / "a.json").write_text(json.dumps(document))
+    monkeypatch.setattr(source_folder, "HELD_TRANSCRIPTS", 0)
+    render_site = render._render_site
+
+    def edited_meanwhile(*args: object, **options: object) -> int:
+        (episodes / "a.json").write_text(json.dumps({**document, "transcript": None}))
+        return render_site(*args, **options)
+
+    monkeypatch.setattr(render, "_render_site", edited_meanwhile)
+
+    # When it is rendered
+    arguments = ["render", str(tmp_path / "source"), "--out", str(tmp_path / "site"), "--site-url", SITE_URL]
+    code = cli.main([*arguments, "--workers", "1"])
+
+    # Then the command names the upload and the field, says why, and exits 2
+    assert (code, capsys.readouterr().err) == (
+        2,
+        "podpages: transcript: is gone from episodes/show/a.json since it was read; the source folder changed "
+        "while it was rendered: render it again with --force\n",
+    )
 
 
 def test_a_missing_source_folder_is_a_usage_error_that_exits_2(tmp_path, capsys):

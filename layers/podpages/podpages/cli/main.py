@@ -268,7 +268,11 @@ def run_render(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.source} is not a folder")
     site = open_for_render(args.out, args.source, args.force)
     started = time.perf_counter()
-    folder, written = render_folder(args.source, settings, site, args.workers, lambda line: echo(line, sys.stderr))
+    try:
+        folder, written = render_folder(args.source, settings, site, args.workers, lambda line: echo(line, sys.stderr))
+    except ContractError as error:  # a file read again as its site is written: a transcript not held
+        changed = "the source folder changed while it was rendered: render it again with --force"
+        raise UsageError(f"{error}; {changed}") from None
     for path, problem in folder.problems:
         echo(f"{path}: {problem.field}: {problem.message}", sys.stderr)
     elapsed = time.perf_counter() - started
