@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from podpages.errors import ContractError, NoRoom, Problem, UsageError, room_needed
+from podpages.errors import ContractError, NoRoom, Problem, UnknownEpisode, UnknownShow, UsageError, room_needed
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EDQUOT, errno.EFBIG])
@@ -26,14 +26,20 @@ def test_any_other_failed_write_stays_as_it_is():
         raise PermissionError(errno.EACCES, "Permission denied")
 
 
-def test_an_error_that_names_its_problems_keeps_them_across_processes():
-    # Given a contract error, as a render's worker raises it
-    error = ContractError([Problem("transcript", "is gone from episodes/show/a.json since it was read")])
-
-    # When it is pickled and unpickled, as it crosses to the process that mapped the work
+@pytest.mark.parametrize(
+    ("error", "names"),
+    [
+        (ContractError([Problem("transcript", "is gone from episodes/show/a.json since it was read")]), "problems"),
+        (UnknownShow("show"), "problem"),
+        (UnknownEpisode("show", "a"), "problem"),
+    ],
+)
+def test_an_error_that_names_its_problems_keeps_them_across_processes(error, names):
+    # When an error made from more than its message is pickled and unpickled, as it crosses from a
+    # render's worker to the process that mapped the work
     received = pickle.loads(pickle.dumps(error))
 
-    # Then it holds the same problems, and says the same
-    assert type(received) is ContractError
-    assert received.problems == error.problems
-    assert str(received) == "transcript: is gone from episodes/show/a.json since it was read"
+    # Then it is the same error, holding the same problems, and says the same
+    assert type(received) is type(error)
+    assert getattr(received, names) == getattr(error, names)
+    assert str(received) == str(error)

@@ -62,16 +62,24 @@ class UnknownShow(PodpagesError):
     """No show with this slug is published: it has no catalog."""
 
     def __init__(self, show: str):
+        self.show = show
         self.problem = Problem("show", f"no show {show!r} is published")
         super().__init__(str(self.problem))
+
+    def __reduce__(self) -> tuple[type["UnknownShow"], tuple[str]]:
+        return type(self), (self.show,)  # as ProblemsError's
 
 
 class UnknownEpisode(PodpagesError):
     """The show's catalog has no episode with this slug."""
 
     def __init__(self, show: str, episode: str):
+        self.show, self.episode = show, episode
         self.problem = Problem("episode", f"show {show!r} has no episode {episode!r}")
         super().__init__(str(self.problem))
+
+    def __reduce__(self) -> tuple[type["UnknownEpisode"], tuple[str, str]]:
+        return type(self), (self.show, self.episode)  # as ProblemsError's
 
 
 class UsageError(PodpagesError):
