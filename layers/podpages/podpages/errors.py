@@ -20,6 +20,17 @@ class Problem:
 class PodpagesError(Exception):
     """Base of every error the domain raises on purpose."""
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Unpickled as it was, as when a render's worker raises it: not made again from its message,
+        which a subclass's constructor does not take (it takes problems, or a show and an episode)."""
+        return _as_it_was, (type(self), self.args, self.__dict__)
+
+
+def _as_it_was[Error: PodpagesError](kind: type[Error], args: tuple[object, ...], state: dict[str, object]) -> Error:
+    error = kind.__new__(kind, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class ProblemsError(PodpagesError):
     """An error that names each thing wrong, by field."""
@@ -27,11 +38,6 @@ class ProblemsError(PodpagesError):
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__("; ".join(str(problem) for problem in problems))
-
-    def __reduce__(self) -> tuple[type["ProblemsError"], tuple[list[Problem]]]:
-        """Made again from its problems where it is unpickled, as when a render's worker raises it:
-        from its message, each character became a problem of its own."""
-        return type(self), (self.problems,)
 
 
 class ContractError(ProblemsError):
@@ -62,24 +68,16 @@ class UnknownShow(PodpagesError):
     """No show with this slug is published: it has no catalog."""
 
     def __init__(self, show: str):
-        self.show = show
         self.problem = Problem("show", f"no show {show!r} is published")
         super().__init__(str(self.problem))
-
-    def __reduce__(self) -> tuple[type["UnknownShow"], tuple[str]]:
-        return type(self), (self.show,)  # as ProblemsError's
 
 
 class UnknownEpisode(PodpagesError):
     """The show's catalog has no episode with this slug."""
 
     def __init__(self, show: str, episode: str):
-        self.show, self.episode = show, episode
         self.problem = Problem("episode", f"show {show!r} has no episode {episode!r}")
         super().__init__(str(self.problem))
-
-    def __reduce__(self) -> tuple[type["UnknownEpisode"], tuple[str, str]]:
-        return type(self), (self.show, self.episode)  # as ProblemsError's
 
 
 class UsageError(PodpagesError):
