@@ -7,7 +7,9 @@ import time
 import pytest
 from lxml import html as lxml_html
 
-from podpages.catalog.show_notes import ALLOWED_TAGS, notes_html
+from podpages.catalog.model import CatalogEntry
+from podpages.catalog.show_notes import ALLOWED_TAGS, each_notes_html, notes_html
+from support.catalogs import episode_document, put_episode
 
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -147,3 +149,43 @@ def test_headings_beside_raw_html_keep_their_outline():
 
 def test_notes_of_one_heading_level_give_h3s():
     assert [element.tag for element in elements(notes_html("## One\n\n## Two"))][1:] == ["h3", "h3"]
+
+
+def test_notes_rendered_together_are_each_what_it_renders_to_alone():
+    # Given notes of each kind: plain, with headings to move under the page's, with raw HTML to show
+    # as text, and hostile
+    markdowns = [
+        "Plain *words*.",
+        "# Top\n\n## Under\n\ntext",
+        "A <b>tag</b> and [a link](https://ok.example)",
+        *HOSTILE,
+        "## Again\n\n- item",
+    ]
+
+    # When they are rendered together
+    together = each_notes_html(markdowns)
+
+    # Then each is rendered as it is alone, in its own place
+    assert together == [notes_html(markdown) for markdown in markdowns]
+    assert together[:3] == [
+        "<p>Plain <em>words</em>.</p>",
+        "<h3>Top</h3>\n<h4>Under</h4>\n<p>text</p>",
+        '<p>A &lt;b&gt;tag&lt;/b&gt; and <a href="https://ok.example">a link</a></p>',
+    ]
+    assert together[-1] == "<h3>Again</h3>\n<ul>\n<li>item</li>\n</ul>"
+
+
+def test_entries_made_together_each_hold_their_own_episodes_notes_and_none_where_it_has_none():
+    # Given uploads with notes and without, mixed
+    puts = [
+        put_episode("show", f"ep-{number}", episode_document(f"Episode {number}", **notes))
+        for number, notes in enumerate([{"notes": "First *one*."}, {}, {}, {"notes": "# Fourth"}, {}])
+    ]
+
+    # When their entries are made together
+    entries = CatalogEntry.each_of(puts, 1500)
+
+    # Then each is the entry its upload makes alone, its notes its own
+    alone = [CatalogEntry.of("show", put.source.episode_slug, put.episode, None, 1500) for put in puts]
+    assert entries == alone
+    assert [entry.notes() for entry in entries] == ["<p>First <em>one</em>.</p>", None, None, "<h3>Fourth</h3>", None]

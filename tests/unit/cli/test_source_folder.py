@@ -15,7 +15,7 @@ from podpages.cli.main import main
 from podpages.cli.source_folder import read_at_most, read_change, read_source_folder, upload_key
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
 from podpages.errors import ContractError
-from support.catalogs import SETTINGS, episode_document
+from support.catalogs import SETTINGS, episode_document, show_document
 
 HUGE = 200 * 1024 * 1024
 
@@ -221,7 +221,7 @@ def test_what_is_done_meanwhile_runs_once_the_files_are_handed_over_before_any_i
         def reads():
             for path in paths:
                 happened.append(f"read {Path(path).name}")
-                yield read(path)
+                yield from read([path])
 
         return reads()
 
@@ -231,3 +231,35 @@ def test_what_is_done_meanwhile_runs_once_the_files_are_handed_over_before_any_i
     # Then it ran after the files were handed over and before the first was read, once
     assert happened == ["handed over", "meanwhile", "read one.json", "read two.json"]
     assert [entry.slug for entry in folder.catalogs["show"].episodes] == ["one", "two"]
+
+
+def test_a_run_of_files_read_at_once_gives_each_file_what_it_gives_read_alone(tmp_path):
+    # Given a show's document, episodes with notes and without, and a file the contract refuses
+    (tmp_path / "shows").mkdir()
+    (tmp_path / "shows" / "show.json").write_text(json.dumps(show_document("The show")))
+    folder = tmp_path / "episodes" / "show"
+    folder.mkdir(parents=True)
+    for number in range(7):
+        notes = {"notes": f"Notes of *episode {number}*."} if number % 3 else {}
+        day = f"2026-01-0{number + 1}T10:00:00Z"
+        folder.joinpath(f"ep-{number}.json").write_text(json.dumps(episode_document(f"Ep {number}", day, **notes)))
+    folder.joinpath("ep-3.json").write_text(json.dumps({"title": "No more than a title"}))
+
+    # When the files are read in runs, and again a file to a run
+    in_runs = read_source_folder(tmp_path, SETTINGS)
+    one_by_one = read_source_folder(
+        tmp_path, SETTINGS, lambda read, paths: (item for path in paths for item in read([path]))
+    )
+
+    # Then both read the same: each episode with its own notes, and the refused file's problems
+    assert in_runs.catalogs == one_by_one.catalogs
+    assert in_runs.problems == one_by_one.problems and {path.name for path, _ in in_runs.problems} == {"ep-3.json"}
+    notes = {entry.slug: entry.notes() for entry in in_runs.catalogs["show"].episodes}
+    assert notes == {
+        "ep-0": None,
+        "ep-1": "<p>Notes of <em>episode 1</em>.</p>",
+        "ep-2": "<p>Notes of <em>episode 2</em>.</p>",
+        "ep-4": "<p>Notes of <em>episode 4</em>.</p>",
+        "ep-5": "<p>Notes of <em>episode 5</em>.</p>",
+        "ep-6": None,
+    }

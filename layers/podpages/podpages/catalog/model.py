@@ -14,7 +14,7 @@ for what lies outside raises `NotLoaded`.
 import hashlib
 import uuid
 from bisect import insort
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any, Literal
@@ -36,7 +36,7 @@ from podpages.catalog.nearby import nearby
 from podpages.catalog.page_bounds import PageBounds
 from podpages.catalog.page_summary import PageSummary, YearCount
 from podpages.catalog.sequencers import is_later
-from podpages.catalog.show_notes import notes_html
+from podpages.catalog.show_notes import each_notes_html, notes_html
 from podpages.catalog.spooled_text import LongParagraphs, LongText, paragraphs_of, text_of
 from podpages.contract.chapters import Chapter
 from podpages.contract.documents import Episode, Show
@@ -206,8 +206,19 @@ class CatalogEntry(SharedFieldSets):
         return self.order < other.order
 
     @classmethod
-    def of(cls, show: str, slug: str, episode: Episode, sequencer: str | None, excerpt_chars: int) -> "CatalogEntry":
-        """The entry an upload makes: its transcript leaves only an excerpt behind, its notes their HTML."""
+    def of(
+        cls,
+        show: str,
+        slug: str,
+        episode: Episode,
+        sequencer: str | None,
+        excerpt_chars: int,
+        rendered_notes: str | None = None,
+    ) -> "CatalogEntry":
+        """The entry an upload makes: its transcript leaves only an excerpt behind, its notes their
+        HTML, which `rendered_notes` may already hold (`each_of`)."""
+        if episode.notes and rendered_notes is None:
+            rendered_notes = notes_html(episode.notes)
         return cls(
             slug=slug,
             guid=episode.guid or default_episode_guid(show, slug),
@@ -216,10 +227,27 @@ class CatalogEntry(SharedFieldSets):
             transcript=episode.transcript is not None,
             transcript_digest=transcript_digest(episode.transcript) if episode.transcript else None,
             sequencer=sequencer,
-            notes_html=notes_html(episode.notes) if episode.notes else None,
+            notes_html=rendered_notes if episode.notes else None,
             chapters_json=_chapters_json(episode.chapters),
             lists_json=EpisodeLists.json_of(episode),
         )
+
+    @classmethod
+    def each_of(cls, puts: Sequence[EpisodePut], excerpt_chars: int) -> list["CatalogEntry"]:
+        """The entry each upload makes, as `of` makes it, with the notes of all of them rendered
+        first, together (`each_notes_html`)."""
+        notes = iter(each_notes_html([put.episode.notes for put in puts if put.episode.notes]))
+        return [
+            cls.of(
+                put.source.show,
+                put.source.episode_slug,
+                put.episode,
+                put.sequencer,
+                excerpt_chars,
+                next(notes) if put.episode.notes else None,
+            )
+            for put in puts
+        ]
 
     @staticmethod
     def kept(episode: Episode) -> Episode:

@@ -1,7 +1,8 @@
-"""A `map` whose calls this process shares with processes forked from it, for `podpages render`'s
-reading of the source folder: each takes the next run of items from one counter, and each forked one
-sets its runs' results down in a file of its own, which this process takes in, in order, between
-runs of its own.
+"""A map over runs of items, whose runs this process shares with processes forked from it, for
+`podpages render`'s reading of the source folder: each takes the next run of items from one counter
+and calls the function on the whole run, and each forked one sets its runs' results down in a file
+of its own, which this process takes in, in order, between runs of its own. The function takes a
+run at once so that it may do each stage of its work for every item in turn (`source_folder`).
 
 This process reads beside its workers rather than gathering what they read, since gathering was
 most of what it did: with two workers reading the bench's 10,000 episodes, it spent 0.4 s of CPU
@@ -11,7 +12,7 @@ processes on two cores: 1.1 to 1.3 s. It takes a forked worker's results only be
 runs, never in a thread beside them, since such a thread must win the interpreter back from the
 reading one for each piece it takes: when the executor's result thread did, the read took longer.
 
-The results are what the built-in `map` returns, in the same order, however many processes share it.
+The results come one an item, in the items' order, however many processes share the map.
 """
 
 import multiprocessing
@@ -22,17 +23,27 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import partial
+from itertools import batched, chain
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkContext, ForkProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import IO, Any
 
-from podpages.cli.workers import Map, forks
+from podpages.cli.workers import forks
 from podpages.errors import NoRoom, room_needed
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
 RUN_LENGTH = 32
+
+type OfRun = Callable[[Sequence[Any]], list[Any]]  # a run of items -> their results, in order
+type RunMap = Callable[[OfRun, Sequence[Any]], Iterator[Any]]  # (function, items) -> a result an item, in order
+
+
+def in_runs(function: OfRun, items: Sequence[Any]) -> Iterator[Any]:
+    """`function`, which maps a run of items to their results, over `items` in runs, here, one run
+    after another: the map `shared_map` gives where nothing forks."""
+    return chain.from_iterable(map(function, batched(items, RUN_LENGTH, strict=False)))
 
 
 class WorkerFailed(RuntimeError):
@@ -59,17 +70,17 @@ class _Runs:
 
 
 @contextmanager
-def shared_map(workers: int) -> Iterator[Map]:
-    """A `map` shared between this process and `workers - 1` forked ones; the built-in map with one
-    worker, or in a process that must not fork (`workers.forks`). The function and the items
-    reach the forked processes as they are when the map is called, since they fork then; each
-    result crosses back pickled. Leaving the block stops any worker still running."""
+def shared_map(workers: int) -> Iterator[RunMap]:
+    """A map over runs (`in_runs`) shared between this process and `workers - 1` forked ones;
+    `in_runs` itself with one worker, or in a process that must not fork (`workers.forks`). The
+    function and the items reach the forked processes as they are when the map is called, since
+    they fork then; each result crosses back pickled. Leaving the block stops any worker still running."""
     if not forks(workers):
-        yield map
+        yield in_runs
         return
     with ExitStack() as stack:
 
-        def shared(function: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
+        def shared(function: OfRun, items: Sequence[Any]) -> Iterator[Any]:
             context = multiprocessing.get_context("fork")
             runs = _Runs(items, context)
             workers_left = {}
@@ -82,7 +93,7 @@ def shared_map(workers: int) -> Iterator[Map]:
         yield shared
 
 
-def _in_order(function: Callable[[Any], Any], runs: _Runs, workers: dict[Connection, "_Worker"]) -> Iterator[Any]:
+def _in_order(function: OfRun, runs: _Runs, workers: dict[Connection, "_Worker"]) -> Iterator[Any]:
     """The results of every run, in order: this process's own, read as it comes to them, or a
     worker's, taken in once it says they are set down. While the next is a worker's and not set
     down yet, this process reads a run of its own; with none left to take, it waits."""
@@ -92,7 +103,7 @@ def _in_order(function: Callable[[Any], Any], runs: _Runs, workers: dict[Connect
             if ready := wait(list(workers), timeout=0):
                 _take_in(ready, workers, done)
             elif (taken := runs.take()) is not None:
-                done[taken] = partial(list, [function(item) for item in runs[taken]])
+                done[taken] = partial(list, function(runs[taken]))
             elif workers:
                 _take_in(wait(list(workers)), workers, done)
             else:
@@ -126,7 +137,7 @@ class _Worker:
         self.process, self.results, self.spool = process, results, spool
 
     @classmethod
-    def start(cls, function: Callable[[Any], Any], runs: _Runs, context: ForkContext) -> "_Worker":
+    def start(cls, function: OfRun, runs: _Runs, context: ForkContext) -> "_Worker":
         spool = tempfile.TemporaryFile()  # noqa: SIM115  (it lasts as long as the worker: `stop` closes it)
         results, sender = context.Pipe(duplex=False)
         process = context.Process(target=_work, args=(function, runs, spool.fileno(), sender), daemon=True)
@@ -150,13 +161,13 @@ class _Worker:
         self.spool.close()
 
 
-def _work(function: Callable[[Any], Any], runs: _Runs, spool: int, results: Connection) -> None:
+def _work(function: OfRun, runs: _Runs, spool: int, results: Connection) -> None:
     """A worker's part: each run it takes, its results pickled into `spool`, and where on `results`;
     the error that stops it instead, should one be raised."""
     try:
         end = 0
         while (index := runs.take()) is not None:
-            data = pickle.dumps([function(item) for item in runs[index]], pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps(function(runs[index]), pickle.HIGHEST_PROTOCOL)
             _set_down(spool, data, end)
             results.send((index, end, len(data)))
             end += len(data)
