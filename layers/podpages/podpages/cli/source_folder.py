@@ -105,13 +105,29 @@ def upload_files(paths: list[Path]) -> Iterator[Path]:
 
 def read_change(path: str | Path) -> EpisodePut | ShowPut | TranscriptPut:
     """Check one file against the contract, its path standing for its key."""
+    return read_upload(path).change()
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file as it is read: the key its path spells, and what it holds, not yet checked."""
+
+    source: SourceKey
+    body: bytes
+
+    def change(self) -> EpisodePut | ShowPut | TranscriptPut:
+        """What the upload changes, once checked against the contract."""
+        return put(self.source, self.body)
+
+
+def read_upload(path: str | Path) -> Upload:
+    """The file, read as an upload to the key its path spells."""
     source = parse_source_key(upload_key(path))
     try:
         # One byte past the limit is enough to reject a file as too large, and a huge one is never read whole.
-        body = read_at_most(path, source.max_bytes + 1)
+        return Upload(source, read_at_most(path, source.max_bytes + 1))
     except OSError as error:
         raise ContractError([Problem("document", f"cannot be read: {error.strerror}")]) from None
-    return put(source, body)
 
 
 def read_at_most(path: str | Path, limit: int) -> bytes:
@@ -232,11 +248,13 @@ def _read_run(paths: Sequence[str], excerpt_chars: int, held: int) -> list[Read]
     transcript of more than `held` characters stays behind: a render of 100,000 episodes that sent
     every one back, to hold 64 MB of them, peaked at 835 MB, and at 598 MB without.
 
-    Every file of the run is read and checked before any entry is made, and the entries are made
-    together (`CatalogEntry.each_of`). A file at a time, pydantic's, cmark's and nh3's code each
-    pushed the others out of the processor's caches: 2,000 of the bench's files took 94 µs each to
-    read, and 216 µs with show notes, where they take 80 and 147 (best of 7)."""
-    changes = [_change_or_problems(path) for path in paths]
+    Each stage is done for every file of the run before the next: the files are read, then checked,
+    then their entries made, their notes together (`CatalogEntry.each_of`). A file at a time, the
+    kernel's, pydantic's, cmark's and nh3's code each pushed the others out of the processor's
+    caches: 2,000 of the bench's files took 97 µs each to read, and 220 µs with show notes, where
+    they take 82 and 148 (best of 9)."""
+    uploads = [_refused_or(read_upload, path) for path in paths]
+    changes = [_refused_or(upload.change) if isinstance(upload, Upload) else upload for upload in uploads]
     entries = iter(
         CatalogEntry.each_of([change for change in changes if isinstance(change, EpisodePut)], excerpt_chars)
     )
@@ -245,9 +263,10 @@ def _read_run(paths: Sequence[str], excerpt_chars: int, held: int) -> list[Read]
     ]
 
 
-def _change_or_problems(path: str) -> EpisodePut | ShowPut | TranscriptPut | tuple[Problem, ...]:
+def _refused_or[**P, T](step: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | tuple[Problem, ...]:
+    """What `step` gives, or the problems of the contract error it raises."""
     try:
-        return read_change(path)
+        return step(*args, **kwargs)
     except ContractError as error:
         return tuple(error.problems)
 
