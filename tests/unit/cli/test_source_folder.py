@@ -14,7 +14,7 @@ from podpages.cli import source_folder
 from podpages.cli.main import main
 from podpages.cli.source_folder import read_at_most, read_change, read_source_folder, upload_key
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
-from podpages.errors import ContractError
+from podpages.errors import ContractError, Problem
 from support.catalogs import SETTINGS, episode_document, show_document
 
 HUGE = 200 * 1024 * 1024
@@ -234,7 +234,8 @@ def test_what_is_done_meanwhile_runs_once_the_files_are_handed_over_before_any_i
 
 
 def test_a_run_of_files_read_at_once_gives_each_file_what_it_gives_read_alone(tmp_path):
-    # Given a show's document, episodes with notes and without, and a file the contract refuses
+    # Given a show's document, episodes with notes and without, a file the contract refuses and one
+    # that cannot be read
     (tmp_path / "shows").mkdir()
     (tmp_path / "shows" / "show.json").write_text(json.dumps(show_document("The show")))
     folder = tmp_path / "episodes" / "show"
@@ -244,6 +245,7 @@ def test_a_run_of_files_read_at_once_gives_each_file_what_it_gives_read_alone(tm
         day = f"2026-01-0{number + 1}T10:00:00Z"
         folder.joinpath(f"ep-{number}.json").write_text(json.dumps(episode_document(f"Ep {number}", day, **notes)))
     folder.joinpath("ep-3.json").write_text(json.dumps({"title": "No more than a title"}))
+    folder.joinpath("ep-7.json").symlink_to(tmp_path / "gone.json")  # listed, and cannot be read
 
     # When the files are read in runs, and again a file to a run
     in_runs = read_source_folder(tmp_path, SETTINGS)
@@ -253,7 +255,9 @@ def test_a_run_of_files_read_at_once_gives_each_file_what_it_gives_read_alone(tm
 
     # Then both read the same: each episode with its own notes, and the refused file's problems
     assert in_runs.catalogs == one_by_one.catalogs
-    assert in_runs.problems == one_by_one.problems and {path.name for path, _ in in_runs.problems} == {"ep-3.json"}
+    assert in_runs.problems == one_by_one.problems
+    assert {path.name for path, _ in in_runs.problems} == {"ep-3.json", "ep-7.json"}
+    assert (folder / "ep-7.json", Problem("document", "cannot be read: No such file or directory")) in in_runs.problems
     notes = {entry.slug: entry.notes() for entry in in_runs.catalogs["show"].episodes}
     assert notes == {
         "ep-0": None,
