@@ -227,7 +227,7 @@ class CatalogEntry(SharedFieldSets):
             transcript=episode.transcript is not None,
             transcript_digest=transcript_digest(episode.transcript) if episode.transcript else None,
             sequencer=sequencer,
-            notes_html=rendered_notes if episode.notes else None,
+            notes_html=rendered_notes,
             chapters_json=_chapters_json(episode.chapters),
             lists_json=EpisodeLists.json_of(episode),
         )
