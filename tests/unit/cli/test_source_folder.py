@@ -1,8 +1,10 @@
 """Reading metadata files as `podpages validate`, `publish` and `render` do: a file past the
 contract's size limit is rejected having read no more than the limit and one byte."""
 
+import gc
 import json
 import os
+import shutil
 import sys
 import tracemalloc
 from pathlib import Path
@@ -10,12 +12,15 @@ from types import SimpleNamespace
 
 import pytest
 
+from podpages.catalog.companions import Companion
 from podpages.cli import source_folder
 from podpages.cli.main import main
 from podpages.cli.source_folder import read_at_most, read_change, read_source_folder, upload_key
-from podpages.contract.source_keys import MAX_DOCUMENT_BYTES
+from podpages.contract.companion_transcripts import Cue, parse_companion
+from podpages.contract.source_keys import MAX_DOCUMENT_BYTES, parse_source_key
 from podpages.errors import ContractError, Problem
 from support.catalogs import SETTINGS, episode_document, show_document
+from support.paths import EXAMPLES
 
 HUGE = 200 * 1024 * 1024
 
@@ -267,3 +272,26 @@ def test_a_run_of_files_read_at_once_gives_each_file_what_it_gives_read_alone(tm
         "ep-5": "<p>Notes of <em>episode 5</em>.</p>",
         "ep-6": None,
     }
+
+
+def test_a_companions_cues_are_set_down_in_a_spool_not_held_and_read_back_as_they_were_read(tmp_path):
+    # Given a show of an episode with a WebVTT companion and one with a SubRip companion, from the examples
+    shutil.copytree(EXAMPLES / "episodes" / "release-radio", tmp_path / "episodes" / "release-radio")
+    companions = sorted(path for path in (tmp_path / "episodes" / "release-radio").iterdir() if path.suffix != ".json")
+    gc.collect()
+    cues_before = sum(isinstance(thing, Cue) for thing in gc.get_objects())
+
+    # When the folder is read
+    read = read_source_folder(tmp_path, SETTINGS)
+
+    # Then no cue is held once it is read, not even the catalog's or the transcripts'
+    gc.collect()
+    assert sum(isinstance(thing, Cue) for thing in gc.get_objects()) == cues_before
+    # And each companion's cues come back from the spool as the file gives them, with its record in the catalog
+    assert [path.suffix for path in companions] == [".srt", ".vtt"]
+    for path in companions:
+        key = f"episodes/release-radio/{path.name}"
+        cues = parse_companion(path.read_bytes(), path.suffix[1:])
+        assert read.transcripts[key] == cues and len(cues) > 3
+        record = Companion.of(parse_source_key(key), cues, None, SETTINGS.excerpt_chars)
+        assert record in read.catalogs["release-radio"].companions

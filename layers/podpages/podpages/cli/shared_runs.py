@@ -16,9 +16,7 @@ The results come one an item, in the items' order, however many processes share 
 """
 
 import multiprocessing
-import os
 import pickle
-import tempfile
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -27,10 +25,11 @@ from itertools import batched, chain
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkContext, ForkProcess
 from multiprocessing.sharedctypes import Synchronized
-from typing import IO, Any
+from typing import Any
 
+from podpages.cli.spool import Spool
 from podpages.cli.workers import forks
-from podpages.errors import NoRoom, room_needed
+from podpages.errors import NoRoom
 
 # Items a process takes at a time: reading the bench's show took as long in runs of 8, 32 or 128
 # files, and a short run leaves little for one process to finish while the others wait.
@@ -133,21 +132,21 @@ class _Worker:
     """A forked process that reads runs until none is left, setting each run's results down,
     pickled, in its spool, a file it shares with this process, and saying where on its pipe."""
 
-    def __init__(self, process: ForkProcess, results: Connection, spool: IO[bytes]):
+    def __init__(self, process: ForkProcess, results: Connection, spool: Spool):
         self.process, self.results, self.spool = process, results, spool
 
     @classmethod
     def start(cls, function: OfRun, runs: _Runs, context: ForkContext) -> "_Worker":
-        spool = tempfile.TemporaryFile()  # noqa: SIM115  (it lasts as long as the worker: `stop` closes it)
+        spool = Spool("what the workers read")
         results, sender = context.Pipe(duplex=False)
-        process = context.Process(target=_work, args=(function, runs, spool.fileno(), sender), daemon=True)
+        process = context.Process(target=_work, args=(function, runs, spool, sender), daemon=True)
         process.start()
         sender.close()  # the worker's end: the pipe ends when the worker closes its own
         return cls(process, results, spool)
 
     def reader(self, start: int, length: int) -> Callable[[], list[Any]]:
         """How to take in the results set down at `start`: when they are next, not before."""
-        return lambda: pickle.loads(os.pread(self.spool.fileno(), length, start))
+        return lambda: pickle.loads(self.spool.read(start, length))
 
     def join(self) -> int | None:
         self.process.join()
@@ -161,31 +160,16 @@ class _Worker:
         self.spool.close()
 
 
-def _work(function: OfRun, runs: _Runs, spool: int, results: Connection) -> None:
+def _work(function: OfRun, runs: _Runs, spool: Spool, results: Connection) -> None:
     """A worker's part: each run it takes, its results pickled into `spool`, and where on `results`;
     the error that stops it instead, should one be raised."""
     try:
-        end = 0
         while (index := runs.take()) is not None:
-            data = pickle.dumps(function(runs[index]), pickle.HIGHEST_PROTOCOL)
-            _set_down(spool, data, end)
-            results.send((index, end, len(data)))
-            end += len(data)
+            start, length = spool.set_down(pickle.dumps(function(runs[index]), pickle.HIGHEST_PROTOCOL))
+            results.send((index, start, length))
     except NoRoom as error:  # the user's to mend, as it says
         results.send(error)
     except BaseException:
         results.send(WorkerFailed(f"a worker reading the source folder failed:\n{traceback.format_exc()}"))
     finally:
         results.close()
-
-
-def _set_down(spool: int, data: bytes, at: int) -> None:
-    """`data` written whole into `spool` at `at`. A write that finds the file system full, or the
-    file at the largest size it may have, writes what fits and says so only at the next write: taken
-    for the whole, it left its run cut short, and the process that took the run in failed to
-    unpickle it."""
-    left = memoryview(data)
-    with room_needed(tempfile.gettempdir(), "what the workers read", "name a folder with more in TMPDIR"):
-        while left:
-            written = os.pwrite(spool, left, at)
-            left, at = left[written:], at + written

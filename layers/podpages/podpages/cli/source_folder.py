@@ -2,9 +2,10 @@
 transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
 import os
+import pickle
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path, PurePath
 
 from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
@@ -12,6 +13,7 @@ from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_show, guid_taken
 from podpages.cli.progress import progress_bar
 from podpages.cli.shared_runs import RunMap, in_runs
+from podpages.cli.spool import Spool
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.documents import Show, transcript_of
 from podpages.contract.serial import serial_problems
@@ -37,12 +39,22 @@ class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
     """Upload key -> what it publishes as a transcript: a companion's cues, or an episode JSON's text.
     Texts of at most their file's share of HELD_TRANSCRIPTS are held; the others are read again from
     their files when asked for, so that no one process holds every transcript of a large show (373 MB
-    of the 1.2 GB a render of 100,000 episodes peaked at)."""
+    of the 1.2 GB a render of 100,000 episodes peaked at). Cues are never held: each companion's
+    are set down pickled in a spool, and read back from it when asked for."""
 
     def __init__(self) -> None:
-        self.cues: dict[str, tuple[Cue, ...]] = {}
         self.texts: dict[str, str] = {}  # episode JSONs' transcripts, those held
         self.episode_files: dict[str, str] = {}  # the paths of the episode uploads that hold the others
+        self.companions: dict[str, tuple[int, int]] = {}  # where each companion's cues are in the spool
+
+    @cached_property
+    def _spool(self) -> Spool:
+        return Spool("the companion transcripts read")
+
+    def add_cues(self, key: str, pickled: bytes) -> None:
+        """A companion's cues, pickled, set down in the spool. Held, an hour's 600 cues took 0.4 MB:
+        a render of 1,000 episodes with one each peaked at 431 MB, growing with the show."""
+        self.companions[key] = self._spool.set_down(pickled)
 
     def add_text(self, key: str, text: str | None, path: str) -> None:
         """An episode JSON's transcript: held if given, else read again from `path` when asked for."""
@@ -52,8 +64,9 @@ class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
             self.texts[key] = text
 
     def __getitem__(self, key: str) -> str | tuple[Cue, ...]:
-        if key in self.cues:
-            return self.cues[key]
+        if key in self.companions:
+            cues: tuple[Cue, ...] = pickle.loads(self._spool.read(*self.companions[key]))
+            return cues
         if key in self.texts:
             return self.texts[key]
         try:
@@ -67,10 +80,10 @@ class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
         return text
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.cues.keys() | self.texts.keys() | self.episode_files.keys())
+        return iter(self.companions.keys() | self.texts.keys() | self.episode_files.keys())
 
     def __len__(self) -> int:
-        return len(self.cues) + len(self.texts) + len(self.episode_files)
+        return len(self.companions) + len(self.texts) + len(self.episode_files)
 
 
 @dataclass
@@ -180,10 +193,9 @@ def read_source_folder(
         if isinstance(read, ShowPut):
             documents[show] = read.show
             continue
-        if isinstance(read, TranscriptPut):
-            folder.transcripts.cues[read.source.key] = read.cues
-            record = Companion.of(read.source, read.cues, read.sequencer, settings.excerpt_chars)
-            companions.setdefault(show, []).append(record)
+        if isinstance(read, ReadCompanion):
+            folder.transcripts.add_cues(read.source.key, read.cues)
+            companions.setdefault(show, []).append(read.record)
             continue
         if problems := serial_problems(documents.get(show) or default_show(show), read.entry.episode):
             folder.problems += [(Path(path), problem) for problem in problems]  # show documents are read first
@@ -238,7 +250,22 @@ class ReadEpisode:
         return cls(put.source, entry, transcript if transcript is not None and len(transcript) <= held else None)
 
 
-type Read = ReadEpisode | ShowPut | TranscriptPut | tuple[Problem, ...]
+@dataclass(frozen=True)
+class ReadCompanion:
+    """A companion transcript as a worker reads it: the catalog's record of it, made here, and its
+    cues pickled, for the process that renders to set down rather than hold."""
+
+    source: SourceKey
+    record: Companion
+    cues: bytes
+
+    @classmethod
+    def of(cls, put: TranscriptPut, excerpt_chars: int) -> "ReadCompanion":
+        record = Companion.of(put.source, put.cues, put.sequencer, excerpt_chars)
+        return cls(put.source, record, pickle.dumps(put.cues, pickle.HIGHEST_PROTOCOL))
+
+
+type Read = ReadEpisode | ReadCompanion | ShowPut | tuple[Problem, ...]
 
 
 def _read_run(paths: Sequence[str], excerpt_chars: int, held: int) -> list[Read]:
@@ -258,9 +285,23 @@ def _read_run(paths: Sequence[str], excerpt_chars: int, held: int) -> list[Read]
     entries = iter(
         CatalogEntry.each_of([change for change in changes if isinstance(change, EpisodePut)], excerpt_chars)
     )
-    return [
-        ReadEpisode.of(change, next(entries), held) if isinstance(change, EpisodePut) else change for change in changes
-    ]
+    return [_read(change, entries, excerpt_chars, held) for change in changes]
+
+
+def _read(
+    change: EpisodePut | ShowPut | TranscriptPut | tuple[Problem, ...],
+    entries: Iterator[CatalogEntry],
+    excerpt_chars: int,
+    held: int,
+) -> Read:
+    """What a worker sends back of a file it has read and checked; an episode takes the next of `entries`."""
+    match change:
+        case EpisodePut():
+            return ReadEpisode.of(change, next(entries), held)
+        case TranscriptPut():
+            return ReadCompanion.of(change, excerpt_chars)
+        case _:
+            return change
 
 
 def _refused_or[**P, T](step: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T | tuple[Problem, ...]:
