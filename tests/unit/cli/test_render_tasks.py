@@ -1,12 +1,17 @@
 """How `podpages render` shares a site out among its workers: a small show whole, a large one in runs."""
 
+import shutil
 from datetime import UTC, datetime, timedelta
 
 from podpages.catalog.model import Catalog
 from podpages.catalog.staleness import Refresh, all_listings, everything
+from podpages.cli import render
 from podpages.cli.render import EPISODES_PER_RUN, Pages, Whole, run_length, show_tasks
+from podpages.cli.site_folder import MANIFEST, SiteFolder
+from podpages.cli.source_folder import read_source_folder
 from podpages.settings import Settings
 from support.catalogs import SITE_URL, daily_catalog, episode_document, put_episode
+from support.paths import EXAMPLES
 
 SETTINGS = Settings(site_url=SITE_URL, feed_max_items=20)
 
@@ -80,3 +85,56 @@ def test_a_run_of_pages_is_of_episodes_next_to_each_other_in_publish_order_whate
     assert len(pages) == 8
     assert all(places == list(range(places[0], places[-1] + 1)) for places in pages)
     assert sorted(number for places in pages for number in places) == list(range(60))
+
+
+class RecordingSite(SiteFolder):
+    """A site folder that keeps the keys each call of `apply` writes, as well as writing them."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        self.calls: list[list[str]] = []
+
+    def apply(self, puts, deletes):
+        self.calls.append([item.key for item in puts])
+        super().apply(puts, deletes)
+
+
+def written_by_a_worker(source, out, task, held, monkeypatch) -> RecordingSite:
+    """The site a worker writes for `task`, holding at most `held` bytes of transcript files."""
+    out.mkdir()
+    site = RecordingSite(out)
+    monkeypatch.setattr(render, "_render", render.Render(source, SETTINGS, site))
+    monkeypatch.setattr(render, "HELD_TRANSCRIPT_FILES", held)
+    written = render._write(task)
+    assert written == sum(len(keys) for keys in site.calls)
+    return site
+
+
+def test_a_worker_writes_its_transcripts_files_whenever_they_pass_what_it_may_hold(tmp_path, monkeypatch):
+    # Given the examples' show of two episodes with a companion transcript each
+    shutil.copytree(EXAMPLES, tmp_path / "source")
+    source = read_source_folder(tmp_path / "source", SETTINGS)
+    task = ("release-radio", Whole(SETTINGS.feed_max_items))
+
+    # When a worker that may hold no transcript file writes the show, and one that may hold the default
+    default = render.HELD_TRANSCRIPT_FILES
+    holding_none = written_by_a_worker(source, tmp_path / "none", task, 0, monkeypatch)
+    holding_all = written_by_a_worker(source, tmp_path / "all", task, default, monkeypatch)
+
+    # Then the first writes each companion's files as soon as they are rendered, one companion to a
+    # write, and the second all at once
+    companions = [[key for key in keys if key.endswith("/transcript.vtt")] for keys in holding_none.calls]
+    assert companions == [
+        ["release-radio/bonus-listener-questions/transcript.vtt"],
+        ["release-radio/compiler-caches-explained/transcript.vtt"],
+    ]
+    assert len(holding_all.calls) == 1
+    # And both write the same files, byte for byte
+    assert sorted(key for keys in holding_none.calls for key in keys) == sorted(holding_all.calls[0])
+    assert contents(tmp_path / "none") == contents(tmp_path / "all")
+
+
+def contents(folder) -> dict[str, bytes]:
+    """Every file the render wrote below `folder`, by its key, with its bytes."""
+    files = (path for path in folder.rglob("*") if path.is_file() and path.name != MANIFEST)
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in files}
