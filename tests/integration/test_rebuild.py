@@ -12,6 +12,7 @@ from podpages import templating
 from podpages.cli.rebuild import rebuild
 from podpages.cli.targets import local_target
 from podpages.local import template
+from podpages.publish import publisher
 from podpages.rebuild import request as rebuild_request
 from podpages.rebuild.queue import RebuildQueue
 from podpages.rebuild.request import RebuildRequest
@@ -186,3 +187,41 @@ def test_a_site_published_before_nearby_indexes_gets_them_from_the_deploy_rebuil
 
     # Then every show's catalog index begins with its nearby index again, as a publish writes it
     assert {show: published.catalog_index(show).get("nearby") for show in SHOWS} == expected
+
+
+def test_a_rebuild_reads_each_companion_as_it_renders_it_and_writes_its_files_before_the_next(
+    published, change_templates, s3_calls, monkeypatch, tmp_path
+):
+    # Given a show published with its episodes' two companion transcripts, and a rebuild that may
+    # hold no transcript file it has rendered
+    companions = ["bonus-listener-questions.srt", "compiler-caches-explained.vtt"]
+    for name in companions:
+        published.upload(f"episodes/release-radio/{name}", EXAMPLES / "episodes" / "release-radio" / name)
+    assert published.deliver().failed == []
+    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+    change_templates()
+    s3_calls.clear()
+
+    # When its pages are rebuilt
+    episodes = ("bonus-listener-questions", "compiler-caches-explained", "trailer")
+    RebuildQueue(published.sqs, published.rebuild_queue_url).send([RebuildRequest("release-radio", episodes)])
+    assert work_through_rebuilds(published).failed == []
+
+    # Then each companion is read, and its files are all written, before the next companion is read
+    companion_calls = [
+        (operation, key.removeprefix("episodes/").split("/")[1].split(".")[0])  # the episode's slug
+        for operation, key in s3_calls
+        if (operation == "GetObject" and key.endswith((".srt", ".vtt")))
+        or (operation == "PutObject" and "/transcript" in key)
+    ]
+    assert companion_calls == [
+        ("GetObject", "bonus-listener-questions"),
+        *[("PutObject", "bonus-listener-questions")] * 5,
+        ("GetObject", "compiler-caches-explained"),
+        *[("PutObject", "compiler-caches-explained")] * 5,
+    ]
+    # And what it wrote, the pages and every transcript file, is what a render of the uploads makes
+    written = {key for operation, key in s3_calls if operation == "PutObject" and key.startswith("release-radio/")}
+    expected = published.from_scratch(tmp_path / "uploads")
+    assert {key: published.site_objects()[key] for key in written} == {key: expected[key] for key in written}
+    assert {f"release-radio/{episode}/index.html" for episode in episodes} < written

@@ -121,16 +121,18 @@ def test_a_worker_writes_its_transcripts_files_whenever_they_pass_what_it_may_ho
     holding_none = written_by_a_worker(source, tmp_path / "none", task, 0, monkeypatch)
     holding_all = written_by_a_worker(source, tmp_path / "all", task, default, monkeypatch)
 
-    # Then the first writes each companion's files as soon as they are rendered, one companion to a
-    # write, and the second all at once
+    # Then the first writes the pages, listings and feed, then each companion's files in a write of
+    # their own, as soon as they are rendered; the second the pages, then every transcript's files at once
     companions = [[key for key in keys if key.endswith("/transcript.vtt")] for keys in holding_none.calls]
     assert companions == [
+        [],
         ["release-radio/bonus-listener-questions/transcript.vtt"],
         ["release-radio/compiler-caches-explained/transcript.vtt"],
     ]
-    assert len(holding_all.calls) == 1
+    assert "release-radio/feed.xml" in holding_none.calls[0]
+    assert [len(keys) for keys in holding_all.calls] == [len(holding_none.calls[0]), 10]
     # And both write the same files, byte for byte
-    assert sorted(key for keys in holding_none.calls for key in keys) == sorted(holding_all.calls[0])
+    assert sorted(sum(holding_none.calls, [])) == sorted(sum(holding_all.calls, []))
     assert contents(tmp_path / "none") == contents(tmp_path / "all")
 
 

@@ -11,6 +11,7 @@ for byte the same whatever the number of workers.
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
 
 from podpages.catalog.model import Catalog
@@ -22,7 +23,6 @@ from podpages.cli.shared_runs import shared_map
 from podpages.cli.site_folder import SiteFolder
 from podpages.cli.source_folder import SourceFolder, read_source_folder
 from podpages.cli.workers import RUNS_PER_WORKER, chunks, lasting_objects, worker_map
-from podpages.render.site_objects import Plan
 from podpages.settings import Settings
 
 # A run's files are held until they are written; so that a worker's memory does not grow with the
@@ -31,8 +31,8 @@ from podpages.settings import Settings
 EPISODES_PER_RUN = 1_000
 YEARS_PER_RUN = 20
 ARCHIVES_PER_RUN = 10
-# A companion's files are a hundred times a page's: an hour's, about 700 KB. A worker writes the
-# transcript files it has rendered whenever they pass this many bytes, not at the end of its run.
+# A worker writes the transcript files it has rendered whenever they pass this many bytes, not at
+# the end of its run (`plans.transcript_plans`).
 HELD_TRANSCRIPT_FILES = 32 * 2**20
 
 
@@ -180,22 +180,18 @@ def _write(task: tuple[str, Task]) -> int:
     """Render and write a share of one show: a run of its episodes' pages, or its listings and feed.
     The transcripts' files are written whenever they pass HELD_TRANSCRIPT_FILES: held to the end of
     each run, a render of 3,000 episodes with an hour's companion each peaked at 342 MB, and now at 115."""
-    from podpages.render.plans import feed_plan, listing_plan, page_plan, transcript_plan  # imported before forking
+    from podpages.render.plans import feed_plan, listing_plan, page_plan, transcript_plans  # imported before forking
 
     assert _render is not None, "set before the workers fork"
     show, share = task
     catalog, settings, site = _render.source.catalogs[show], _render.settings, _render.site
     refresh = share if isinstance(share, Refresh) else share.refresh(catalog)
-    plan = page_plan(catalog, replace(refresh, transcripts={}), settings)
-    plan += listing_plan(catalog, refresh, settings)
-    plan += feed_plan(catalog, refresh, settings)
-    written, held = 0, 0
-    for slug, update in sorted(refresh.transcripts.items()):
-        if held > HELD_TRANSCRIPT_FILES:
-            site.apply(plan.puts, plan.deletes)
-            written, plan, held = written + len(plan.puts), Plan(), 0
-        transcript = transcript_plan(catalog, slug, update, settings, _render.source.transcripts)
-        plan += transcript
-        held += sum(len(item.body) for item in transcript.puts)
-    site.apply(plan.puts, plan.deletes)
-    return written + len(plan.puts)
+    pages = page_plan(catalog, replace(refresh, transcripts={}), settings)
+    pages += listing_plan(catalog, refresh, settings)
+    pages += feed_plan(catalog, refresh, settings)
+    transcripts = transcript_plans(catalog, refresh, settings, _render.source.transcripts, HELD_TRANSCRIPT_FILES)
+    written = 0
+    for plan in chain([pages], transcripts):
+        site.apply(plan.puts, plan.deletes)
+        written += len(plan.puts)
+    return written

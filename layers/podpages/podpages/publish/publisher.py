@@ -9,19 +9,18 @@ a retried or redelivered event always finds its work still to do.
 import time
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from podpages import site_paths
-from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal, transcripts_in
+from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal
 from podpages.catalog.fold import ShowUpdate, fold
 from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
 from podpages.catalog.staleness import Refresh, all_listings, listings_of, pages_again, reach_of, set_right
 from podpages.catalog.window import Reach
-from podpages.contract.companion_transcripts import Cue
 from podpages.contract.source_keys import is_upload_key, parse_source_key
 from podpages.errors import CatalogConflict, ContractError, WriteConflict
 from podpages.notify.notification import notification
@@ -31,11 +30,12 @@ from podpages.publish.catalog_store import CatalogStore, HeldCatalog
 from podpages.publish.invalidation import invalidation_paths
 from podpages.publish.show_lease import show_lease
 from podpages.publish.upload_events import UploadEvent
+from podpages.publish.uploaded_transcripts import UploadedTranscripts
 from podpages.rebuild.request import RebuildRequest
 from podpages.render import sitemaps
 from podpages.render.feed import feed
 from podpages.render.feed_runs import KEPT_RUNS
-from podpages.render.plans import TranscriptSources, feed_plan, listing_plan, page_plan, site_plan
+from podpages.render.plans import feed_plan, listing_plan, page_plan, site_plan, transcript_plans
 from podpages.render.site_objects import Plan
 from podpages.settings import Settings
 from podpages.storage import streamed_upload
@@ -48,6 +48,9 @@ from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
 MAX_COMMIT_ATTEMPTS = 8
+# The transcript files a rebuild renders before it writes them (`plans.transcript_plans`). A request
+# of 250 episodes with an hour's companion each held 175 MB of them, and 66 MB of their cues.
+HELD_TRANSCRIPT_FILES = 32 * 2**20
 
 
 class Lease(Protocol):
@@ -159,7 +162,8 @@ class Publisher:
             written |= update.refresh
             if inherited:
                 written |= self.left_ahead(update.after, inherited, before)
-            plan = page_plan(update.after, written, self.settings, self.transcript_sources(written, reads))
+            transcripts = UploadedTranscripts(self.source, [read.change for read in reads])
+            plan = page_plan(update.after, written, self.settings, transcripts)
             if lease and (plan.puts or plan.deletes):
                 lease.unsettled = True  # from here, pages may be ahead of the catalog
             self.write(plan)
@@ -232,27 +236,6 @@ class Publisher:
         )
         return set_right(catalog, slugs)
 
-    def transcript_sources(self, refresh: Refresh, reads: Iterable[Read] = ()) -> TranscriptSources:
-        """What the uploads that `refresh`'s transcripts are published from say: taken from the batch's
-        own reads where it has them, and read from the source bucket where not (an episode's JSON
-        arriving after its companion, a companion removed and its JSON's text taking over)."""
-        sources = transcripts_in(read.change for read in reads)
-        wanted = {update.source for update in refresh.transcripts.values() if update.source}
-        for key in sorted(wanted - sources.keys()):
-            if (found := self.read_transcript_source(key)) is not None:
-                sources[key] = found
-        return sources
-
-    def read_transcript_source(self, key: str) -> str | tuple[Cue, ...] | None:
-        """A transcript's source upload, published before; None when it is gone or no longer reads
-        (its own event reports that)."""
-        source = parse_source_key(key)
-        body = self.source.read_upload(key, source.max_bytes)
-        try:
-            return None if body is None else transcripts_in([put(source, body)]).get(key)
-        except ContractError:
-            return None
-
     def write(self, plan: Plan) -> None:
         self.site.apply(plan.puts, plan.deletes)
         self.wrote(plan)
@@ -314,7 +297,12 @@ class Publisher:
             refresh = pages_again(catalog, set(request.episodes))
             if lease and lease.inherited:
                 refresh |= self.left_ahead(catalog, lease.inherited, catalog)
-            self.write(page_plan(catalog, refresh, self.settings, self.transcript_sources(refresh)))
+            # The transcripts' files are written whenever they pass HELD_TRANSCRIPT_FILES, their
+            # uploads read one at a time (`UploadedTranscripts`): a request holds up to 250 episodes.
+            self.write(page_plan(catalog, replace(refresh, transcripts={}), self.settings))
+            transcripts = UploadedTranscripts(self.source, [])
+            for plan in transcript_plans(catalog, refresh, self.settings, transcripts, HELD_TRANSCRIPT_FILES):
+                self.write(plan)
             if lease:
                 lease.unsettled = False  # the pages are the catalog's
             if request.listings:

@@ -1,7 +1,8 @@
 """Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
+from typing import Protocol
 
 from podpages import site_paths
 from podpages.catalog.feed_archives import archive_pages
@@ -19,9 +20,14 @@ from podpages.render.transcript_page import transcript_page
 from podpages.settings import Settings
 from podpages.templating import template_file
 
-# What a transcript is published from, by the key of its upload: an episode JSON's `transcript` text,
-# or a companion transcript's cues.
-type TranscriptSources = Mapping[str, str | tuple[Cue, ...]]
+
+class TranscriptSources(Protocol):
+    """What a transcript is published from, by the key of its upload: an episode JSON's `transcript`
+    text, or a companion transcript's cues; None for an upload it does not have. A mapping is one."""
+
+    def get(self, key: str, /) -> str | tuple[Cue, ...] | None: ...
+
+
 NO_SOURCES: TranscriptSources = MappingProxyType({})
 # An edit rewrites one archive page, and a new episode that fills a page two. A publish that
 # rewrites more, a removal or an episode back-dated among them, shifts every page after its
@@ -85,6 +91,25 @@ def transcript_plan(
         return Plan(puts=[site_objects.plain_text(text_path, source)], deletes=stale_companion)
     files = transcript_files(show, slug, source) if update.files else []
     return Plan(puts=[*files, transcript_page(catalog, entry, source, settings)])
+
+
+def transcript_plans(
+    catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources, held: int
+) -> Iterator[Plan]:
+    """The transcripts' files of `refresh`, as `page_plan` renders them, in plans to write one after
+    another, each closed once its files pass `held` bytes: whoever writes each plan before taking the
+    next holds about that much, however many transcripts `refresh` names. A companion's files are a
+    hundred times a page's: an hour's come to about 700 KB, a file at the contract's 5 MiB to 21 MiB."""
+    plan, size = Plan(), 0
+    for slug, update in sorted(refresh.transcripts.items()):
+        transcript = transcript_plan(catalog, slug, update, settings, sources)
+        plan += transcript
+        size += sum(len(item.body) for item in transcript.puts)
+        if size > held:
+            yield plan
+            plan, size = Plan(), 0
+    if plan.puts or plan.deletes:
+        yield plan
 
 
 def listing_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
