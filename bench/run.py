@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cold_start
+import companion_render
 import contract_max
 import nearby_warm
 import publishing
@@ -277,6 +278,16 @@ def rows(results: dict) -> list[Row]:
                 large["max_rss_mb"] < 1024,
             ),
         ]
+    if companions := results.get("companion_render"):
+        small, large = companions["runs"][0], companions["runs"][-1]
+        table.append(
+            Row(
+                f"`podpages render` of {small['episodes']:,} / {large['episodes']:,} episodes with an hour's"
+                " WebVTT companion each: time, peak memory",
+                f"{small['wall_s']} s, {small['max_rss_mb']} MB / {large['wall_s']} s, {large['max_rss_mb']} MB",
+                "",
+            )
+        )
     if maximal := results.get("contract_max"):
         publish, request = maximal["render_function_publish_max_rss_mb"], maximal["nearby_function_request_max_rss_mb"]
         table.append(
@@ -356,6 +367,7 @@ def main() -> None:
     results["nearby"] = nearby_warm.measure(largest, 500 if quick else 5_000)
     results["rebuild"] = rebuild.measure(largest)
     results["render_scale"] = render_scale.measure((1_000, 10_000) if quick else render_scale.SIZES)
+    results["companion_render"] = companion_render.measure((100, 300) if quick else companion_render.SIZES)
     results["contract_max"] = contract_max.measure(10_000 if quick else 100_000)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     host = results["machine"]

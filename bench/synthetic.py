@@ -5,7 +5,8 @@
 The same arguments always write the same bytes: episode n is published n × 20 hours after the
 first, with a summary, a transcript of a realistic length and a duration that vary with n; with
 `--notes`, also show notes of about 900 characters of Markdown, as real shows write them: a
-guest, links, a list of chapters, a quote and the credits.
+guest, links, a list of chapters, a quote and the credits; with `--companions`, a WebVTT companion
+transcript of the whole hour beside each episode (about 600 cues, 130 KB), two speakers taking turns.
 """
 
 import argparse
@@ -83,6 +84,24 @@ def notes(number: int) -> str:
     )
 
 
+def companion(number: int, minutes: int = 60) -> str:
+    """An hour's WebVTT, as a transcription tool writes it: a cue every 4 to 8 seconds, each of 18
+    to 30 words, with the speaker's voice tag."""
+    cues, start_ms = ["WEBVTT"], 0
+    while start_ms < minutes * 60_000:
+        cue = len(cues)
+        end_ms = start_ms + 4_000 + (number * 31 + cue * 17) % 4_000
+        speaker = ("Bench Host", "Guest Speaker")[(cue // 3) % 2]
+        cues.append(f"{_vtt_time(start_ms)} --> {_vtt_time(end_ms)}\n<v {speaker}>{text(number + cue, 18 + cue % 13)}")
+        start_ms = end_ms
+    return "\n\n".join(cues) + "\n"
+
+
+def _vtt_time(ms: int) -> str:
+    minutes, ms = divmod(ms, 60_000)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}:{ms // 1000:02d}.{ms % 1000:03d}"
+
+
 def episode_document(number: int, hours_apart: int = HOURS_APART, with_notes: bool = False) -> dict:
     published = START + timedelta(hours=hours_apart * number)
     return {
@@ -111,6 +130,7 @@ def write_catalogue(
     first: int = 0,
     hours_apart: int = HOURS_APART,
     with_notes: bool = False,
+    with_companions: bool = False,
 ) -> Path:
     """Episodes `first` to `first + episodes - 1` of the show, and its document."""
     (out / "shows").mkdir(parents=True, exist_ok=True)
@@ -119,6 +139,8 @@ def write_catalogue(
     folder.mkdir(parents=True, exist_ok=True)
     for number in range(first, first + episodes):
         (folder / f"{slug(number)}.json").write_text(json.dumps(episode_document(number, hours_apart, with_notes)))
+        if with_companions:
+            (folder / f"{slug(number)}.vtt").write_text(companion(number))
     return out
 
 
@@ -133,8 +155,11 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--show", default="bench")
     parser.add_argument("--notes", action="store_true", help="give every episode show notes")
+    parser.add_argument("--companions", action="store_true", help="give every episode an hour's WebVTT")
     options = parser.parse_args()
-    write_catalogue(options.out, options.episodes, options.show, with_notes=options.notes)
+    write_catalogue(
+        options.out, options.episodes, options.show, with_notes=options.notes, with_companions=options.companions
+    )
     print(f"wrote {options.episodes} episodes of {options.show} to {options.out}")
 
 
