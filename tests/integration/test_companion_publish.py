@@ -5,6 +5,8 @@ import json
 
 import pytest
 
+from podpages.publish import publisher
+from podpages.storage.site_bucket import SiteBucket
 from support.paths import EXAMPLES
 
 RADIO = EXAMPLES / "episodes" / "release-radio"
@@ -131,4 +133,32 @@ def test_removing_the_episode_removes_its_companions_files_and_keeps_the_compani
     stack.deliver()
 
     assert site_keys(stack) == set()
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_batch_writes_each_companions_files_before_it_renders_the_next_where_it_may_hold_none(
+    stack, tmp_path, monkeypatch
+):
+    # Given a batch of a show's episodes with their two companions, and a publish that may hold no
+    # transcript file it has rendered
+    for path in sorted(RADIO.iterdir()):
+        stack.upload(f"episodes/release-radio/{path.name}", path)
+    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+    applied: list[list[str]] = []  # the keys of each write
+    apply = SiteBucket.apply
+
+    def recorded(site, puts, deletes):
+        applied.append([item.key for item in puts])
+        apply(site, puts, deletes)
+
+    monkeypatch.setattr(SiteBucket, "apply", recorded)
+
+    # When it is published
+    assert stack.deliver().failed == []
+
+    # Then the pages are written, then each companion's files in a write of their own, then the listings
+    companions = [{key.split("/")[1] for key in keys if "/transcript" in key} for keys in applied]
+    assert companions[:3] == [set(), {"bonus-listener-questions"}, {"compiler-caches-explained"}]
+    assert "release-radio/compiler-caches-explained/index.html" in applied[0]
+    # And the site is what a render of the uploads makes
     assert stack.site_objects() == stack.from_scratch(tmp_path)

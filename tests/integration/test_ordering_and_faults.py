@@ -217,8 +217,8 @@ def test_an_upload_read_before_its_delete_was_published_is_not_published_after_i
         (
             "episodes/daily/gone.json",
             json.dumps(episode_document("Gone", "2026-01-05T09:00:00Z", transcript="Said, then unsaid.")),
+            "daily/gone/transcript.txt",  # written after the pages (`Publisher.page_plans`)
             "daily/gone/index.html",
-            "daily/gone/transcript.txt",
             "deleted",
         ),
         (
@@ -231,8 +231,8 @@ def test_an_upload_read_before_its_delete_was_published_is_not_published_after_i
         (
             "episodes/daily/e01.json",
             json.dumps(episode_document("E1, renamed", "2026-01-01T09:00:00Z", transcript="Take two.")),
-            "daily/e01/index.html",
             "daily/e01/transcript.txt",
+            "daily/e01/index.html",
             "put back as it was",
         ),
     ],

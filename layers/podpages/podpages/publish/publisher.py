@@ -7,7 +7,7 @@ a retried or redelivered event always finds its work still to do.
 """
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -48,8 +48,8 @@ from podpages.storage.site_bucket import SiteBucket
 from podpages.storage.source_bucket import SourceBucket
 
 MAX_COMMIT_ATTEMPTS = 8
-# The transcript files a rebuild renders before it writes them (`plans.transcript_plans`). A request
-# of 250 episodes with an hour's companion each held 175 MB of them, and 66 MB of their cues.
+# The transcript files a publish or a rebuild renders before it writes them (`page_plans`). A rebuild
+# request of 250 episodes with an hour's companion each held 175 MB of them, and 66 MB of their cues.
 HELD_TRANSCRIPT_FILES = 32 * 2**20
 
 
@@ -151,6 +151,7 @@ class Publisher:
     def _publish_show(self, show: str, reads: list[Read], lease: HeldLease | None, retired: RetiredObjects) -> None:
         written = Refresh()
         changes = [read.change for read in reads]
+        transcripts = UploadedTranscripts(self.source, changes)  # the batch's own, and any other as it is rendered
         inherited = lease.inherited if lease else PagesAhead()
         for _attempt in range(MAX_COMMIT_ATTEMPTS):
             held, update = self.fold_into(show, changes, whole=bool(inherited))
@@ -162,11 +163,10 @@ class Publisher:
             written |= update.refresh
             if inherited:
                 written |= self.left_ahead(update.after, inherited, before)
-            transcripts = UploadedTranscripts(self.source, [read.change for read in reads])
-            plan = page_plan(update.after, written, self.settings, transcripts)
-            if lease and (plan.puts or plan.deletes):
-                lease.unsettled = True  # from here, pages may be ahead of the catalog
-            self.write(plan)
+            for plan in self.page_plans(update.after, written, transcripts):
+                if lease and (plan.puts or plan.deletes):
+                    lease.unsettled = True  # from here, pages may be ahead of the catalog
+                self.write(plan)
             if update.after == before and held.cut_for(self.settings.feed_max_items):
                 break
             try:
@@ -236,6 +236,14 @@ class Publisher:
         )
         return set_right(catalog, slugs)
 
+    def page_plans(self, catalog: Catalog, refresh: Refresh, transcripts: UploadedTranscripts) -> Iterator[Plan]:
+        """What `page_plan` renders, to write one plan after another: the pages and chapters, then
+        the transcripts' files whenever they pass HELD_TRANSCRIPT_FILES, each upload they are made
+        from read as it is rendered. A rebuild request holds up to 250 episodes, and a batch up to
+        100 uploads."""
+        yield page_plan(catalog, replace(refresh, transcripts={}), self.settings)
+        yield from transcript_plans(catalog, refresh, self.settings, transcripts, HELD_TRANSCRIPT_FILES)
+
     def write(self, plan: Plan) -> None:
         self.site.apply(plan.puts, plan.deletes)
         self.wrote(plan)
@@ -297,11 +305,7 @@ class Publisher:
             refresh = pages_again(catalog, set(request.episodes))
             if lease and lease.inherited:
                 refresh |= self.left_ahead(catalog, lease.inherited, catalog)
-            # The transcripts' files are written whenever they pass HELD_TRANSCRIPT_FILES, their
-            # uploads read one at a time (`UploadedTranscripts`): a request holds up to 250 episodes.
-            self.write(page_plan(catalog, replace(refresh, transcripts={}), self.settings))
-            transcripts = UploadedTranscripts(self.source, [])
-            for plan in transcript_plans(catalog, refresh, self.settings, transcripts, HELD_TRANSCRIPT_FILES):
+            for plan in self.page_plans(catalog, refresh, UploadedTranscripts(self.source, [])):
                 self.write(plan)
             if lease:
                 lease.unsettled = False  # the pages are the catalog's
