@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from podpages.cli.site_folder import MANIFEST
+from support.folders import contents
 from support.paths import EXAMPLES
 from support.paths import ROOT as REPO
 
@@ -102,10 +103,6 @@ def _catalogue(folder: Path) -> Path:
     return folder
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {path.relative_to(root).as_posix(): path.read_bytes() for path in root.rglob("*") if path.is_file()}
-
-
 def test_wheel_ships_every_sub_package_module_and_template(wheel):
     # Given the package's sub-packages (its folders with an __init__.py), its modules and the repo's templates/
     sub_packages = {
@@ -156,7 +153,7 @@ def test_the_installed_command_renders_what_the_checkout_renders(fresh_venv, tmp
     # When each renders the whole site
     for command, out in ((installed, "from-wheel"), (checkout, "from-checkout")):
         _run([command, "render", catalogue, "--out", tmp_path / out, "--site-url", SITE_URL], cwd=tmp_path)
-    from_wheel, from_checkout = _tree(tmp_path / "from-wheel"), _tree(tmp_path / "from-checkout")
+    from_wheel, from_checkout = contents(tmp_path / "from-wheel"), contents(tmp_path / "from-checkout")
     # Then both wrote the same files with the same bytes; the manifest lists them in the order the
     # render's workers wrote them, which varies from run to run
     manifests = [sorted(tree.pop(MANIFEST).splitlines()) for tree in (from_wheel, from_checkout)]

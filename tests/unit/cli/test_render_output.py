@@ -18,6 +18,7 @@ from podpages.render.site_objects import plain_text
 from podpages.render.whole_site import render_site
 from podpages.settings import Settings
 from support.catalogs import SITE_URL, episode_document
+from support.folders import contents
 from support.paths import EXAMPLES
 
 SEED_PAGE = "pytorch/backend-flexibility-revolution/index.html"
@@ -32,11 +33,6 @@ def source(tmp_path):
 
 def render(source: Path, out: Path | str, *options: str) -> int:
     return main(["render", str(source), "--out", str(out), "--site-url", SITE_URL, *options])
-
-
-def contents(folder: Path) -> dict[str, bytes]:
-    """Every file below `folder`, by its relative path, with its bytes."""
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
 
 
 def user_folder(folder: Path) -> Path:
