@@ -295,3 +295,30 @@ def test_a_companions_cues_are_set_down_in_a_spool_not_held_and_read_back_as_the
         assert read.transcripts[key] == cues and len(cues) > 3
         record = Companion.of(parse_source_key(key), cues, None, SETTINGS.excerpt_chars)
         assert record in read.catalogs["release-radio"].companions
+
+
+def test_a_run_of_companions_holds_the_cues_of_one_at_a_time(tmp_path, monkeypatch):
+    # Given a run of three companions of four cues each
+    folder = tmp_path / "episodes" / "show"
+    folder.mkdir(parents=True)
+    cues = "".join(f"00:00:0{second}.000 --> 00:00:0{second + 1}.000\nWords {second}.\n\n" for second in range(4))
+    for number in range(3):
+        folder.joinpath(f"ep-{number}.vtt").write_text(f"WEBVTT\n\n{cues}")
+    gc.collect()
+    cues_before = sum(isinstance(thing, Cue) for thing in gc.get_objects())
+    alive: list[int] = []  # the cues alive as each companion's are pickled
+    sent_back = source_folder.ReadCompanion.of
+
+    def counting(put, excerpt_chars):
+        gc.collect()
+        alive.append(sum(isinstance(thing, Cue) for thing in gc.get_objects()) - cues_before)
+        return sent_back(put, excerpt_chars)
+
+    monkeypatch.setattr(source_folder.ReadCompanion, "of", counting)
+
+    # When the run is read
+    read = read_source_folder(tmp_path, SETTINGS)
+
+    # Then each companion's cues are pickled before the next file is checked: never more than four alive
+    assert alive == [4, 4, 4]
+    assert len(read.catalogs["show"].companions) == 3
