@@ -186,7 +186,7 @@ def _write(task: tuple[str, Task]) -> int:
     show, share = task
     catalog, settings, site = _render.source.catalogs[show], _render.settings, _render.site
     refresh = share if isinstance(share, Refresh) else share.refresh(catalog)
-    pages = page_plan(catalog, replace(refresh, transcripts={}), settings)
+    pages = page_plan(catalog, refresh, settings)
     pages += listing_plan(catalog, refresh, settings)
     pages += feed_plan(catalog, refresh, settings)
     transcripts = transcript_plans(catalog, refresh, settings, _render.source.transcripts, HELD_TRANSCRIPT_FILES)

@@ -9,7 +9,7 @@ a retried or redelivered event always finds its work still to do.
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -237,11 +237,11 @@ class Publisher:
         return set_right(catalog, slugs)
 
     def page_plans(self, catalog: Catalog, refresh: Refresh, transcripts: UploadedTranscripts) -> Iterator[Plan]:
-        """What `page_plan` renders, to write one plan after another: the pages and chapters, then
-        the transcripts' files whenever they pass HELD_TRANSCRIPT_FILES, each upload they are made
-        from read as it is rendered. A rebuild request holds up to 250 episodes, and a batch up to
-        100 uploads."""
-        yield page_plan(catalog, replace(refresh, transcripts={}), self.settings)
+        """What a publish writes before its commit, in plans to write one after another: the pages
+        and chapters files, then the transcripts' files whenever they pass HELD_TRANSCRIPT_FILES,
+        each upload they are made from read as it is rendered. A rebuild request holds up to 250
+        episodes, and a batch up to 100 uploads."""
+        yield page_plan(catalog, refresh, self.settings)
         yield from transcript_plans(catalog, refresh, self.settings, transcripts, HELD_TRANSCRIPT_FILES)
 
     def write(self, plan: Plan) -> None:

@@ -1,7 +1,7 @@
 """Turns a refresh into the objects to write and the keys to delete, for one show and for the site."""
 
+import math
 from collections.abc import Iterator, Mapping
-from types import MappingProxyType
 from typing import Protocol
 
 from podpages import site_paths
@@ -28,7 +28,6 @@ class TranscriptSources(Protocol):
     def get(self, key: str, /) -> str | tuple[Cue, ...] | None: ...
 
 
-NO_SOURCES: TranscriptSources = MappingProxyType({})
 # An edit rewrites one archive page, and a new episode that fills a page two. A publish that
 # rewrites more, a removal or an episode back-dated among them, shifts every page after its
 # episode's: none of their runs of items was rendered before, so keeping them would only push the
@@ -39,16 +38,18 @@ COMPANION_FORMATS = ("vtt", "srt", "json")
 
 
 def show_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources) -> Plan:
-    """Everything the refresh asks for: the pages, then the listings, then the feed."""
-    plan = page_plan(catalog, refresh, settings, sources)
+    """Everything the refresh asks for: the pages, their transcripts, then the listings, then the feed."""
+    plan = page_plan(catalog, refresh, settings)
+    for transcripts in transcript_plans(catalog, refresh, settings, sources):
+        plan += transcripts
     plan += listing_plan(catalog, refresh, settings)
     plan += feed_plan(catalog, refresh, settings)
     return plan
 
 
-def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources = NO_SOURCES) -> Plan:
-    """Episode pages, transcripts and chapters: what a publish writes before it commits the catalog.
-    `sources` holds the uploads the refresh's transcripts are published from."""
+def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings) -> Plan:
+    """Episode pages and chapters files: what a publish writes before it commits the catalog, with
+    their transcripts (`transcript_plans`)."""
     plan = Plan()
     show = catalog.show
     # An episode's page and its chapters file one after the other: both show its chapters, parsed once.
@@ -65,8 +66,6 @@ def page_plan(catalog: Catalog, refresh: Refresh, settings: Settings, sources: T
             plan.puts.append(chapters_file(show, entry))
         elif slug in refresh.chapters and entry:  # a removed episode's chapters went with its page
             plan.deletes.append(site_paths.object_key(site_paths.chapters(show, slug)))
-    for slug, update in sorted(refresh.transcripts.items()):
-        plan += transcript_plan(catalog, slug, update, settings, sources)
     return plan
 
 
@@ -94,12 +93,13 @@ def transcript_plan(
 
 
 def transcript_plans(
-    catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources, held: int
+    catalog: Catalog, refresh: Refresh, settings: Settings, sources: TranscriptSources, held: float = math.inf
 ) -> Iterator[Plan]:
-    """The transcripts' files of `refresh`, as `page_plan` renders them, in plans to write one after
-    another, each closed once its files pass `held` bytes: whoever writes each plan before taking the
-    next holds about that much, however many transcripts `refresh` names. A companion's files are a
-    hundred times a page's: an hour's come to about 700 KB, a file at the contract's 5 MiB to 21 MiB."""
+    """The transcripts' files of `refresh`, from the uploads `sources` holds, in plans to write one
+    after another, each closed once its files pass `held` bytes (by default, one plan of them all):
+    whoever writes each plan before taking the next holds about that much, however many transcripts
+    `refresh` names. A companion's files are a hundred times a page's: an hour's come to about
+    700 KB, a file at the contract's 5 MiB to 21 MiB."""
     plan, size = Plan(), 0
     for slug, update in sorted(refresh.transcripts.items()):
         transcript = transcript_plan(catalog, slug, update, settings, sources)
