@@ -2,19 +2,12 @@
 of items from one counter, each mapped by one call, and the results come back one an item, in order.
 Each case runs in a process of its own, since a test runner's worker runs a thread and is never forked."""
 
-import subprocess
-import sys
-import textwrap
 import threading
 
 import pytest
 
 from podpages.cli.shared_runs import RUN_LENGTH, in_runs, shared_map
-
-
-def run_alone(code: str) -> subprocess.CompletedProcess[str]:
-    """`code` in a new interpreter, with no thread but its main one."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+from support.interpreter import run_alone
 
 
 @pytest.mark.parametrize("workers", [2, 3])

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from podpages.cli.spool import Spool
+from support.interpreter import run_alone
 
 
 def test_what_is_set_down_is_read_back_whole_from_where_it_was_set_down():
@@ -71,24 +72,15 @@ def test_a_spool_closed_or_no_longer_referred_to_leaves_no_file_open(ending):
 
 def test_a_spool_that_finds_no_room_says_where_and_what_it_was_setting_down():
     # Given a process that may write no file past 64 KB, as in a folder of temporary files that full
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            textwrap.dedent("""
-                import resource
-                from podpages.cli.spool import Spool
+    result = run_alone("""
+        import resource
+        from podpages.cli.spool import Spool
 
-                resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
-                spool = Spool("the companion transcripts read")
-                spool.set_down(b"x" * 40_000)
-                spool.set_down(b"x" * 40_000)
-            """),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
+        spool = Spool("the companion transcripts read")
+        spool.set_down(b"x" * 40_000)
+        spool.set_down(b"x" * 40_000)
+    """)
 
     # Then the second piece, which does not fit whole, fails naming the folder, what it held and what to do
     assert result.returncode == 1
