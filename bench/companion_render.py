@@ -2,7 +2,7 @@
 beside its JSON (`synthetic.companion`: about 600 cues, 140 KB), at 1,000 and 3,000 episodes, each
 rendered once in a fresh process: its time, the CPU time of it and its workers, and its peak memory.
 Each companion adds four transcript files and a page, a hundred times what a page weighs; the
-render holds neither their cues (`cli/spool.py`) nor more than 32 MB of their files
+render holds neither their cues (`catalog/spool.py`) nor more than 32 MB of their files
 (`plans.transcript_plans`), so that its peak does not grow with the show.
 
     PYTHONPATH=tests python bench/companion_render.py        (make bench runs it with the rest)

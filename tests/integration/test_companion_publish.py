@@ -5,8 +5,11 @@ import json
 
 import pytest
 
+from podpages.catalog import companions
+from podpages.contract.companion_transcripts import Cue, parse_companion
 from podpages.publish import publisher
 from podpages.storage.site_bucket import SiteBucket
+from support.alive import alive
 from support.paths import EXAMPLES
 
 RADIO = EXAMPLES / "episodes" / "release-radio"
@@ -160,5 +163,43 @@ def test_a_batch_writes_each_companions_files_before_it_renders_the_next_where_i
     companions = [{key.split("/")[1] for key in keys if "/transcript" in key} for keys in applied]
     assert companions[:3] == [set(), {"bonus-listener-questions"}, {"compiler-caches-explained"}]
     assert "release-radio/compiler-caches-explained/index.html" in applied[0]
+    # And the site is what a render of the uploads makes
+    assert stack.site_objects() == stack.from_scratch(tmp_path)
+
+
+def test_a_batch_holds_no_companions_cues_while_it_waits_and_one_companions_at_a_time_as_it_publishes(
+    stack, tmp_path, monkeypatch
+):
+    # Given a batch of a show's episodes with their two companions, and a publish that may hold no
+    # transcript file it has rendered
+    for path in sorted(RADIO.iterdir()):
+        stack.upload(f"episodes/release-radio/{path.name}", path)
+    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+    cues = [
+        len(parse_companion(path.read_bytes(), path.suffix[1:])) for path in RADIO.iterdir() if path.suffix != ".json"
+    ]
+    largest = max(cues)  # of 5 and 10: the two together are more
+    before = alive(Cue)
+    held: dict[str, list[int]] = {"publish": [], "record": [], "write": []}  # the cues alive at each moment
+
+    def counted(moment, step):
+        def count_then_step(*args, **kwargs):
+            held[moment].append(alive(Cue) - before)
+            return step(*args, **kwargs)
+
+        return count_then_step
+
+    monkeypatch.setattr(publisher.Publisher, "publish_show", counted("publish", publisher.Publisher.publish_show))
+    monkeypatch.setattr(companions.Companion, "of", counted("record", companions.Companion.of))
+    monkeypatch.setattr(SiteBucket, "apply", counted("write", SiteBucket.apply))
+
+    # When it is published
+    assert stack.deliver().failed == []
+
+    # Then, every upload read, no companion's cues are alive; then only one companion's at a time,
+    # as its catalog record is made and as each write is sent
+    assert held["publish"] == [0]
+    assert len(held["record"]) >= 2 and max(held["record"]) <= largest
+    assert len(held["write"]) >= 3 and max(held["write"]) <= largest
     # And the site is what a render of the uploads makes
     assert stack.site_objects() == stack.from_scratch(tmp_path)

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from jinja2 import ModuleLoader
 
+from podpages.catalog.spooled_cues import SpooledCues
+from podpages.contract.companion_transcripts import parse_companion
+from podpages.contract.source_keys import MAX_COMPANION_BYTES
 from podpages.nearby.api import ROUTE
 from podpages.templating import TEMPLATE_SUFFIXES
 from support.paths import ROOT as REPO
@@ -307,6 +310,25 @@ def test_snapstart_is_a_parameter_off_by_default_and_the_api_invokes_the_publish
     assert (parameter["Default"], parameter["AllowedValues"]) == ("None", ["None", "PublishedVersions"])
     assert function["SnapStart"] == {"ApplyOn": "SnapStart"} and function["AutoPublishAlias"] == "live"
     assert resource("NearbyApiPermission")["Properties"]["FunctionName"] == "NearbyFunction.Alias"
+
+
+def test_the_render_functions_tmp_holds_a_full_batch_of_the_densest_companions_set_down():
+    # Given a WebVTT file of the densest cues there are, the shortest times and a letter each, set
+    # down as a batch sets each companion's cues down in /tmp until it publishes
+    def time(ms: int) -> str:
+        return f"{ms // 60_000:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
+
+    body = ("WEBVTT\n\n" + "".join(f"{time(ms)} --> {time(ms + 1)}\na\n\n" for ms in range(5_000))).encode()
+    per_file_byte = SpooledCues(parse_companion(body, "vtt"))._spool.end / len(body)  # 1.1 today
+
+    # When a full batch of such files at the contract's maximum is set down, beside the long texts a
+    # publish sets aside there (150 MB at the contract's maximum: README)
+    function = resource("RenderFunction")["Properties"]
+    batch = function["Events"]["Uploads"]["Properties"]["BatchSize"]
+    needed = batch * per_file_byte * MAX_COMPANION_BYTES + 150 * 10**6
+
+    # Then the function's /tmp holds them
+    assert function["EphemeralStorage"]["Size"] * 2**20 >= needed
 
 
 def test_nearby_function_may_only_read_catalogs():

@@ -19,6 +19,7 @@ from podpages.cli.source_folder import read_at_most, read_change, read_source_fo
 from podpages.contract.companion_transcripts import Cue, parse_companion
 from podpages.contract.source_keys import MAX_DOCUMENT_BYTES, parse_source_key
 from podpages.errors import ContractError, Problem
+from support.alive import alive
 from support.catalogs import SETTINGS, episode_document, show_document
 from support.paths import EXAMPLES
 
@@ -279,14 +280,14 @@ def test_a_companions_cues_are_set_down_in_a_spool_not_held_and_read_back_as_the
     shutil.copytree(EXAMPLES / "episodes" / "release-radio", tmp_path / "episodes" / "release-radio")
     companions = sorted(path for path in (tmp_path / "episodes" / "release-radio").iterdir() if path.suffix != ".json")
     gc.collect()
-    cues_before = sum(isinstance(thing, Cue) for thing in gc.get_objects())
+    cues_before = alive(Cue)
 
     # When the folder is read
     read = read_source_folder(tmp_path, SETTINGS)
 
     # Then no cue is held once it is read, not even the catalog's or the transcripts'
     gc.collect()
-    assert sum(isinstance(thing, Cue) for thing in gc.get_objects()) == cues_before
+    assert alive(Cue) == cues_before
     # And each companion's cues come back from the spool as the file gives them, with its record in the catalog
     assert [path.suffix for path in companions] == [".srt", ".vtt"]
     for path in companions:
@@ -305,13 +306,13 @@ def test_a_run_of_companions_holds_the_cues_of_one_at_a_time(tmp_path, monkeypat
     for number in range(3):
         folder.joinpath(f"ep-{number}.vtt").write_text(f"WEBVTT\n\n{cues}")
     gc.collect()
-    cues_before = sum(isinstance(thing, Cue) for thing in gc.get_objects())
-    alive: list[int] = []  # the cues alive as each companion's are pickled
+    cues_before = alive(Cue)
+    held: list[int] = []  # the cues alive as each companion's are pickled
     sent_back = source_folder.ReadCompanion.of
 
     def counting(put, excerpt_chars):
         gc.collect()
-        alive.append(sum(isinstance(thing, Cue) for thing in gc.get_objects()) - cues_before)
+        held.append(alive(Cue) - cues_before)
         return sent_back(put, excerpt_chars)
 
     monkeypatch.setattr(source_folder.ReadCompanion, "of", counting)
@@ -320,5 +321,5 @@ def test_a_run_of_companions_holds_the_cues_of_one_at_a_time(tmp_path, monkeypat
     read = read_source_folder(tmp_path, SETTINGS)
 
     # Then each companion's cues are pickled before the next file is checked: never more than four alive
-    assert alive == [4, 4, 4]
+    assert held == [4, 4, 4]
     assert len(read.catalogs["show"].companions) == 3

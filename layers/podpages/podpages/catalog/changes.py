@@ -1,8 +1,9 @@
 """What one S3 event asks of a show's catalog, once its upload has been read and checked."""
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from podpages.catalog.spooled_cues import SpooledCues
 from podpages.contract.companion_transcripts import Cue, parse_companion
 from podpages.contract.documents import Episode, Show, parse_episode, parse_show
 from podpages.contract.source_keys import Kind, SourceKey
@@ -36,11 +37,21 @@ class ShowRemoved:
 
 @dataclass(frozen=True)
 class TranscriptPut:
-    """A companion transcript, `episodes/<show>/<episode>.vtt` or `.srt`, read into its cues."""
+    """A companion transcript, `episodes/<show>/<episode>.vtt` or `.srt`, read into its cues: held,
+    or set down on the local disk until they are asked for (`spooled`)."""
 
     source: SourceKey
-    cues: tuple[Cue, ...]
+    kept: tuple[Cue, ...] | SpooledCues
     sequencer: str | None = None
+
+    @property
+    def cues(self) -> tuple[Cue, ...]:
+        """Its cues: those held, or those set down, read back anew."""
+        return self.kept if isinstance(self.kept, tuple) else self.kept.read()
+
+    def spooled(self) -> "TranscriptPut":
+        """This change with its cues set down, for a batch to keep until it publishes."""
+        return replace(self, kept=SpooledCues(self.cues))
 
 
 @dataclass(frozen=True)
@@ -79,13 +90,16 @@ def is_removal(change: Change) -> bool:
     return isinstance(change, (EpisodeRemoved, ShowRemoved, TranscriptRemoved))
 
 
+def transcript_of(change: Change) -> str | tuple[Cue, ...] | None:
+    """What the upload of `change` says as a transcript: an episode JSON's text, a companion's cues."""
+    match change:
+        case EpisodePut(episode=episode):
+            return episode.transcript
+        case TranscriptPut():
+            return change.cues
+    return None
+
+
 def transcripts_in(changes: Iterable[Change]) -> dict[str, str | tuple[Cue, ...]]:
-    """What the uploads of `changes` say as transcripts, by key: an episode JSON's text, a companion's cues."""
-    found: dict[str, str | tuple[Cue, ...]] = {}
-    for change in changes:
-        match change:
-            case EpisodePut(source=source, episode=episode) if episode.transcript is not None:
-                found[source.key] = episode.transcript
-            case TranscriptPut(source=source, cues=cues):
-                found[source.key] = cues
-    return found
+    """What the uploads of `changes` say as transcripts, by key."""
+    return {change.source.key: transcript for change in changes if (transcript := transcript_of(change)) is not None}

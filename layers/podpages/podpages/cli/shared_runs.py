@@ -27,7 +27,7 @@ from multiprocessing.context import ForkContext, ForkProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
-from podpages.cli.spool import Spool
+from podpages.catalog.spool import Spool
 from podpages.cli.workers import forks
 from podpages.errors import NoRoom
 

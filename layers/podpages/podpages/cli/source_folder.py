@@ -11,9 +11,9 @@ from pathlib import Path, PurePath
 from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_show, guid_taken
+from podpages.catalog.spool import Spool
 from podpages.cli.progress import progress_bar
 from podpages.cli.shared_runs import RunMap, in_runs
-from podpages.cli.spool import Spool
 from podpages.contract.companion_transcripts import Cue
 from podpages.contract.documents import Show, transcript_of
 from podpages.contract.serial import serial_problems

@@ -15,7 +15,7 @@ from typing import Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from podpages import site_paths
-from podpages.catalog.changes import Change, EpisodePut, is_removal, put, removal
+from podpages.catalog.changes import Change, EpisodePut, TranscriptPut, is_removal, put, removal
 from podpages.catalog.fold import ShowUpdate, fold
 from podpages.catalog.model import Catalog, NotLoaded
 from podpages.catalog.sitemap_parts import sitemap_files, sitemap_parts
@@ -120,7 +120,10 @@ class Publisher:
             if body is None:
                 logger.info("event ignored: upload gone before it was read", key=event.key)
                 return None
-            return Read(event, put(source, body, event.sequencer))
+            change = put(source, body, event.sequencer)
+            # A companion's cues wait on the local disk until the batch publishes: held, 100 near the
+            # contract's 5 MiB came to 1 GB.
+            return Read(event, change.spooled() if isinstance(change, TranscriptPut) else change)
         except ContractError as error:
             self.reject(event, error)
             return None

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from podpages.cli.spool import Spool
+from podpages.catalog.spool import Spool
 from support.interpreter import run_alone
 
 
@@ -33,7 +33,7 @@ def test_a_process_forked_after_data_is_set_down_reads_it_back():
             "-c",
             textwrap.dedent("""
                 import os
-                from podpages.cli.spool import Spool
+                from podpages.catalog.spool import Spool
 
                 spool = Spool("the test's data")
                 place = spool.set_down(b"set down before the fork")
@@ -74,7 +74,7 @@ def test_a_spool_that_finds_no_room_says_where_and_what_it_was_setting_down():
     # Given a process that may write no file past 64 KB, as in a folder of temporary files that full
     result = run_alone("""
         import resource
-        from podpages.cli.spool import Spool
+        from podpages.catalog.spool import Spool
 
         resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, resource.RLIM_INFINITY))
         spool = Spool("the companion transcripts read")

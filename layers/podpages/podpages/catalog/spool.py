@@ -1,6 +1,7 @@
 """A file that a process sets data down in, to read back later, it or a process forked from it: what
-`podpages render` must keep but need not hold in memory. The file is in TMPDIR, has no name there,
-and is gone once closed, or once its Spool is."""
+it must keep but need not hold in memory, such as the cues of the companion transcripts that
+`podpages render` reads and that a publish's batch brings. The file is in TMPDIR (Lambda's `/tmp`),
+has no name there, and is gone once closed, or once its Spool is."""
 
 import os
 import tempfile
