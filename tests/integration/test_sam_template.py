@@ -319,7 +319,7 @@ def test_the_render_functions_tmp_holds_a_full_batch_of_the_densest_companions_s
         return f"{ms // 60_000:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
 
     body = ("WEBVTT\n\n" + "".join(f"{time(ms)} --> {time(ms + 1)}\na\n\n" for ms in range(5_000))).encode()
-    per_file_byte = SpooledCues(parse_companion(body, "vtt"))._spool.end / len(body)  # 1.1 today
+    per_file_byte = SpooledCues.alone(parse_companion(body, "vtt"))._spool.end / len(body)  # 1.1 today
 
     # When a full batch of such files at the contract's maximum is set down, beside the long texts a
     # publish sets aside there (150 MB at the contract's maximum: README)

@@ -23,7 +23,7 @@ def made_cues(count: int) -> tuple[Cue, ...]:
 def test_spooled_cues_are_held_by_no_one_until_read_and_read_back_as_they_were():
     # Given a companion's cues, set down
     before = alive(Cue)
-    spooled = SpooledCues(made_cues(50))
+    spooled = SpooledCues.alone(made_cues(50))
 
     # Then none of them is alive while they wait
     assert alive(Cue) == before
@@ -35,7 +35,7 @@ def test_spooled_cues_are_held_by_no_one_until_read_and_read_back_as_they_were()
 
 def test_the_file_of_spooled_cues_is_closed_once_they_are_dropped():
     # Given cues set down, and the file they wait in
-    spooled = SpooledCues(made_cues(3))
+    spooled = SpooledCues.alone(made_cues(3))
     descriptor = spooled._spool.fileno
     os.fstat(descriptor)
 

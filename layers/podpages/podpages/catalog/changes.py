@@ -51,7 +51,7 @@ class TranscriptPut:
 
     def spooled(self) -> "TranscriptPut":
         """This change with its cues set down, for a batch to keep until it publishes."""
-        return replace(self, kept=SpooledCues(self.cues))
+        return replace(self, kept=SpooledCues.alone(self.cues))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 transcript `.vtt` or `.srt`, `shows/<show>.json`), as `podpages validate` and `podpages render` read it."""
 
 import os
-import pickle
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -12,6 +11,7 @@ from podpages.catalog.changes import EpisodePut, ShowPut, TranscriptPut, put
 from podpages.catalog.companions import Companion
 from podpages.catalog.model import Catalog, CatalogEntry, default_show, guid_taken
 from podpages.catalog.spool import Spool
+from podpages.catalog.spooled_cues import SpooledCues, pickled
 from podpages.cli.progress import progress_bar
 from podpages.cli.shared_runs import RunMap, in_runs
 from podpages.contract.companion_transcripts import Cue
@@ -45,16 +45,16 @@ class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # episode JSONs' transcripts, those held
         self.episode_files: dict[str, str] = {}  # the paths of the episode uploads that hold the others
-        self.companions: dict[str, tuple[int, int]] = {}  # where each companion's cues are in the spool
+        self.companions: dict[str, SpooledCues] = {}  # each companion's cues, in the one spool
 
     @cached_property
     def _spool(self) -> Spool:
         return Spool("the companion transcripts read")
 
-    def add_cues(self, key: str, pickled: bytes) -> None:
+    def add_cues(self, key: str, cues: bytes) -> None:
         """A companion's cues, pickled, set down in the spool. Held, the cues of 1,000 episodes with an
         hour's companion each took a render to a peak of 431 MB, growing 0.4 MB an episode."""
-        self.companions[key] = self._spool.set_down(pickled)
+        self.companions[key] = SpooledCues(self._spool, cues)
 
     def add_text(self, key: str, text: str | None, path: str) -> None:
         """An episode JSON's transcript: held if given, else read again from `path` when asked for."""
@@ -65,8 +65,7 @@ class Transcripts(Mapping[str, str | tuple[Cue, ...]]):
 
     def __getitem__(self, key: str) -> str | tuple[Cue, ...]:
         if key in self.companions:
-            cues: tuple[Cue, ...] = pickle.loads(self._spool.read(*self.companions[key]))
-            return cues
+            return self.companions[key].read()
         if key in self.texts:
             return self.texts[key]
         try:
@@ -262,7 +261,7 @@ class ReadCompanion:
     @classmethod
     def of(cls, put: TranscriptPut, excerpt_chars: int) -> "ReadCompanion":
         record = Companion.of(put.source, put.cues, put.sequencer, excerpt_chars)
-        return cls(put.source, record, pickle.dumps(put.cues, pickle.HIGHEST_PROTOCOL))
+        return cls(put.source, record, pickled(put.cues))
 
 
 type Read = ReadEpisode | ReadCompanion | ShowPut | tuple[Problem, ...]
