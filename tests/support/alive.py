@@ -5,6 +5,8 @@ import gc
 
 
 def alive(kind: type) -> int:
-    """The objects of exactly `kind` the collector tracks. A type test, not `isinstance`, which raises
-    on a weak proxy whose object is gone."""
+    """The objects of exactly `kind` that something still refers to: garbage is collected first, so
+    that what an earlier test left to the collector is not counted, nor gone by the next count. A type
+    test, not `isinstance`, which raises on a weak proxy whose object is gone."""
+    gc.collect()
     return sum(type(thing) is kind for thing in gc.get_objects())

@@ -1,7 +1,6 @@
 """Reading metadata files as `podpages validate`, `publish` and `render` do: a file past the
 contract's size limit is rejected having read no more than the limit and one byte."""
 
-import gc
 import json
 import os
 import shutil
@@ -279,14 +278,12 @@ def test_a_companions_cues_are_set_down_in_a_spool_not_held_and_read_back_as_the
     # Given a show of an episode with a WebVTT companion and one with a SubRip companion, from the examples
     shutil.copytree(EXAMPLES / "episodes" / "release-radio", tmp_path / "episodes" / "release-radio")
     companions = sorted(path for path in (tmp_path / "episodes" / "release-radio").iterdir() if path.suffix != ".json")
-    gc.collect()
     cues_before = alive(Cue)
 
     # When the folder is read
     read = read_source_folder(tmp_path, SETTINGS)
 
     # Then no cue is held once it is read, not even the catalog's or the transcripts'
-    gc.collect()
     assert alive(Cue) == cues_before
     # And each companion's cues come back from the spool as the file gives them, with its record in the catalog
     assert [path.suffix for path in companions] == [".srt", ".vtt"]
@@ -305,13 +302,11 @@ def test_a_run_of_companions_holds_the_cues_of_one_at_a_time(tmp_path, monkeypat
     cues = "".join(f"00:00:0{second}.000 --> 00:00:0{second + 1}.000\nWords {second}.\n\n" for second in range(4))
     for number in range(3):
         folder.joinpath(f"ep-{number}.vtt").write_text(f"WEBVTT\n\n{cues}")
-    gc.collect()
     cues_before = alive(Cue)
     held: list[int] = []  # the cues alive as each companion's are pickled
     sent_back = source_folder.ReadCompanion.of
 
     def counting(put, excerpt_chars):
-        gc.collect()
         held.append(alive(Cue) - cues_before)
         return sent_back(put, excerpt_chars)
 
