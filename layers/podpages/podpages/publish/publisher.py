@@ -121,8 +121,8 @@ class Publisher:
                 logger.info("event ignored: upload gone before it was read", key=event.key)
                 return None
             change = put(source, body, event.sequencer)
-            # A companion's cues wait on the local disk until the batch publishes: held, 100 near the
-            # contract's 5 MiB came to 1 GB.
+            # A companion's cues wait on the local disk until the batch publishes: held, 60 near the
+            # contract's 5 MiB took the function to 870 MB, and 100 would not have fit in its 1,024.
             return Read(event, change.spooled() if isinstance(change, TranscriptPut) else change)
         except ContractError as error:
             self.reject(event, error)
