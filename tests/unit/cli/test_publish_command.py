@@ -32,7 +32,13 @@ def test_publish_holds_no_companions_cues_while_it_waits_and_digests_each_once(s
     folder = tmp_path / "episodes" / "release-radio"
     shutil.copytree(RADIO, folder)
     published_from(s3, folder, "*.json")
-    monkeypatch.setattr(publish_command, "POLL_INTERVAL", 0.01)
+    polls = 3
+
+    def three_polls(total, finished, *_timing_and_bar):
+        """The command's watch, polled `polls` times whatever the machine's pace."""
+        return [finished() for _poll in range(polls)][-1]
+
+    monkeypatch.setattr(publish_command, "follow", three_polls)
     digests, held = [], []
     made = publish_command.digest
     monkeypatch.setattr(publish_command, "digest", lambda cues: digests.append(len(cues)) or made(cues))
@@ -45,14 +51,15 @@ def test_publish_holds_no_companions_cues_while_it_waits_and_digests_each_once(s
     monkeypatch.setattr(publish_command, "_catalog", catalog_read)
     before = alive(Cue)
 
-    # When it is published, and watched until its wait runs out
+    # When it is published, and watched for three polls
     summary = publish(Target(s3, None, "source-bucket"), [folder], wait=1.0, progress=False)
 
     # Then the companions stay pending, each digested once as it was read, never as each poll asks
     assert summary.count("pending") == 2 and summary.count("published") == 3
     assert sorted(digests) == [5, 10]
-    # And no companion's cues are alive while the command waits
-    assert len(held) > 5 and set(held) == {before}
+    # And no companion's cues are alive while the command waits: the first poll reads the catalog
+    # for all five files, and tells the episodes published; the next two, for the two companions
+    assert len(held) == 5 + 2 * (polls - 1) and set(held) == {before}
 
 
 def test_publish_tells_a_companion_published_once_the_catalog_keeps_its_cues_digest(s3, tmp_path):
