@@ -27,6 +27,14 @@ def upload_vtt(stack) -> None:
     stack.upload(f"{EPISODE}.vtt", RADIO / "compiler-caches-explained.vtt")
 
 
+def upload_all_holding_no_transcript_file(stack, monkeypatch) -> None:
+    """The show's three episodes and two companions uploaded, for one batch, to a publish that may
+    hold no transcript file it has rendered: it writes each companion's files before the next."""
+    for path in sorted(RADIO.iterdir()):
+        stack.upload(f"episodes/release-radio/{path.name}", path)
+    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+
+
 def site_keys(stack) -> set[str]:
     return stack.keys(stack.site, f"{SITE}/")
 
@@ -144,9 +152,7 @@ def test_a_batch_writes_each_companions_files_before_it_renders_the_next_where_i
 ):
     # Given a batch of a show's episodes with their two companions, and a publish that may hold no
     # transcript file it has rendered
-    for path in sorted(RADIO.iterdir()):
-        stack.upload(f"episodes/release-radio/{path.name}", path)
-    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+    upload_all_holding_no_transcript_file(stack, monkeypatch)
     applied: list[list[str]] = []  # the keys of each write
     apply = SiteBucket.apply
 
@@ -172,9 +178,7 @@ def test_a_batch_holds_no_companions_cues_while_it_waits_and_one_companions_at_a
 ):
     # Given a batch of a show's episodes with their two companions, and a publish that may hold no
     # transcript file it has rendered
-    for path in sorted(RADIO.iterdir()):
-        stack.upload(f"episodes/release-radio/{path.name}", path)
-    monkeypatch.setattr(publisher, "HELD_TRANSCRIPT_FILES", 0)
+    upload_all_holding_no_transcript_file(stack, monkeypatch)
     cues = [
         len(parse_companion(path.read_bytes(), path.suffix[1:])) for path in RADIO.iterdir() if path.suffix != ".json"
     ]
